@@ -1,0 +1,450 @@
+/* fft.cl: mixed-radix Stockham FFT passes (local memory) and Bluestein helpers. */
+
+/* Addressing of one side of a pass, in elements of that side (float2 for
+ * complex, float for real data). Transform b, element j lives at
+ *   s0 + j*s1 + (b % s5)*s2 + ((b / s5) % s6)*s3 + (b / (s5*s6))*s4
+ * which covers rows, columns, 2D batches and the four-step layouts. */
+typedef uint8 clf_addr;
+
+/* Pass flags, mirrored in ocl/clf-plan.c */
+#define CLF_CONJ_IN        (1u << 0)
+#define CLF_CONJ_OUT       (1u << 1)
+#define CLF_LOAD_BFAST     (1u << 2)        /* transforms adjacent in memory: g fastest */
+#define CLF_STORE_BFAST    (1u << 3)
+#define CLF_POST_TWIDDLE   (1u << 4)        /* four-step twiddle on the output */
+#define CLF_IN_REAL        (1u << 5)        /* input is real floats */
+#define CLF_IN_HERMITIAN   (1u << 6)        /* input is a half spectrum */
+#define CLF_OUT_REAL       (1u << 7)        /* store the real part only */
+
+inline uint
+clf_batch_offset (clf_addr a, uint b)
+{
+  uint q = b / a.s5;
+  return (b - q * a.s5) * a.s2 + (q % a.s6) * a.s3 + (q / a.s6) * a.s4;
+}
+
+inline float2
+cmul (float2 a, float2 b)
+{
+  return (float2) (a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+
+inline float2
+conj2 (float2 a)
+{
+  return (float2) (a.x, -a.y);
+}
+
+/* multiply by -i (forward direction rotation) */
+inline float2
+mul_mi (float2 a)
+{
+  return (float2) (a.y, -a.x);
+}
+
+/* ---- Radix butterflies, forward direction (exp(-2 pi i nk/R)) ---------- */
+
+#define C8 0.70710678118654752440f
+
+inline void
+dft2 (float2 * v)
+{
+  float2 a = v[0], b = v[1];
+  v[0] = a + b;
+  v[1] = a - b;
+}
+
+inline void
+dft4 (float2 * v)
+{
+  float2 t0 = v[0] + v[2], t1 = v[0] - v[2];
+  float2 t2 = v[1] + v[3], t3 = mul_mi (v[1] - v[3]);
+  v[0] = t0 + t2;
+  v[2] = t0 - t2;
+  v[1] = t1 + t3;
+  v[3] = t1 - t3;
+}
+
+inline void
+dft8 (float2 * v)
+{
+  float2 e[4] = { v[0], v[2], v[4], v[6] };
+  float2 o[4] = { v[1], v[3], v[5], v[7] };
+  dft4 (e);
+  dft4 (o);
+  /* o[k] *= exp(-2 pi i k/8) */
+  o[1] = (float2) ((o[1].x + o[1].y) * C8, (o[1].y - o[1].x) * C8);
+  o[2] = mul_mi (o[2]);
+  o[3] = (float2) ((o[3].y - o[3].x) * C8, -(o[3].x + o[3].y) * C8);
+  for (int k = 0; k < 4; k++) {
+    v[k] = e[k] + o[k];
+    v[k + 4] = e[k] - o[k];
+  }
+}
+
+__constant float2 clf_w16[4] = {
+  (float2) (1.0f, 0.0f),
+  (float2) (0.92387953251128675613f, -0.38268343236508977173f),
+  (float2) (0.70710678118654752440f, -0.70710678118654752440f),
+  (float2) (0.38268343236508977173f, -0.92387953251128675613f),
+};
+
+inline void
+dft16 (float2 * v)
+{
+  /* 4 x 4: columns of stride 4, twiddle w16^(n1*k2), rows */
+  float2 t[16];
+  for (int n1 = 0; n1 < 4; n1++) {
+    float2 c[4] = { v[n1], v[n1 + 4], v[n1 + 8], v[n1 + 12] };
+    dft4 (c);
+    for (int k2 = 0; k2 < 4; k2++) {
+      int m = n1 * k2;          /* 0..9 */
+      float2 w;
+      if (m < 4)
+        w = clf_w16[m];
+      else if (m < 8)
+        w = mul_mi (clf_w16[m - 4]);
+      else
+        w = -clf_w16[m - 8];
+      t[k2 * 4 + n1] = (m == 0) ? c[k2] : cmul (c[k2], w);
+    }
+  }
+  for (int k2 = 0; k2 < 4; k2++) {
+    float2 r[4] = { t[k2 * 4], t[k2 * 4 + 1], t[k2 * 4 + 2], t[k2 * 4 + 3] };
+    dft4 (r);
+    for (int k1 = 0; k1 < 4; k1++)
+      v[k2 + 4 * k1] = r[k1];
+  }
+}
+
+/* Odd radix R: y_k = a0 + sum_n (a_n + a_{R-n}) cos(2 pi nk/R)
+ *                   - i sum_n (a_n - a_{R-n}) sin(2 pi nk/R) */
+#define DFT_ODD(R, COS, SIN)                                            \
+inline void                                                             \
+dft##R (float2 * v)                                                     \
+{                                                                       \
+  float2 u[(R - 1) / 2], d[(R - 1) / 2];                                \
+  float2 a0 = v[0], sum = v[0];                                         \
+  for (int n = 1; n <= (R - 1) / 2; n++) {                              \
+    u[n - 1] = v[n] + v[R - n];                                         \
+    d[n - 1] = v[n] - v[R - n];                                         \
+    sum += u[n - 1];                                                    \
+  }                                                                     \
+  for (int k = 1; k <= (R - 1) / 2; k++) {                              \
+    float2 A = a0, B = (float2) (0.0f, 0.0f);                           \
+    for (int n = 1; n <= (R - 1) / 2; n++) {                            \
+      int m = (n * k) % R;                                              \
+      A += u[n - 1] * COS[m];                                           \
+      B += d[n - 1] * SIN[m];                                           \
+    }                                                                   \
+    v[k] = A + mul_mi (B);                                              \
+    v[R - k] = A - mul_mi (B);                                          \
+  }                                                                     \
+  v[0] = sum;                                                           \
+}
+
+__constant float clf_cos3[3] = { 1.0f, -0.5f, -0.5f };
+__constant float clf_sin3[3] = { 0.0f, 0.86602540378443864676f,
+  -0.86602540378443864676f
+};
+
+__constant float clf_cos5[5] = { 1.0f, 0.30901699437494742410f,
+  -0.80901699437494742410f, -0.80901699437494742410f,
+  0.30901699437494742410f
+};
+__constant float clf_sin5[5] = { 0.0f, 0.95105651629515357212f,
+  0.58778525229247312917f, -0.58778525229247312917f,
+  -0.95105651629515357212f
+};
+
+__constant float clf_cos7[7] = { 1.0f, 0.62348980185873353053f,
+  -0.22252093395631440429f, -0.90096886790241912624f,
+  -0.90096886790241912624f, -0.22252093395631440429f,
+  0.62348980185873353053f
+};
+__constant float clf_sin7[7] = { 0.0f, 0.78183148246802980871f,
+  0.97492791218182360702f, 0.43388373911755812048f,
+  -0.43388373911755812048f, -0.97492791218182360702f,
+  -0.78183148246802980871f
+};
+
+__constant float clf_cos11[11] = { 1.0f, 0.84125353283118116886f,
+  0.41541501300188642553f, -0.14231483827328514044f,
+  -0.65486073394528506406f, -0.95949297361449738989f,
+  -0.95949297361449738989f, -0.65486073394528506406f,
+  -0.14231483827328514044f, 0.41541501300188642553f,
+  0.84125353283118116886f
+};
+__constant float clf_sin11[11] = { 0.0f, 0.54064081745559758211f,
+  0.90963199535451837141f, 0.98982144188093273238f,
+  0.75574957435425828377f, 0.28173255684142969771f,
+  -0.28173255684142969771f, -0.75574957435425828377f,
+  -0.98982144188093273238f, -0.90963199535451837141f,
+  -0.54064081745559758211f
+};
+
+__constant float clf_cos13[13] = { 1.0f, 0.88545602565320989587f,
+  0.56806474673115580251f, 0.12053668025532305335f,
+  -0.35460488704253562597f, -0.74851074817110109863f,
+  -0.97094181742605202716f, -0.97094181742605202716f,
+  -0.74851074817110109863f, -0.35460488704253562597f,
+  0.12053668025532305335f, 0.56806474673115580251f,
+  0.88545602565320989587f
+};
+__constant float clf_sin13[13] = { 0.0f, 0.46472317204376854566f,
+  0.82298386589365639458f, 0.99270887409805399280f,
+  0.93501624268541482344f, 0.66312265824079520238f,
+  0.23931566428755776715f, -0.23931566428755776715f,
+  -0.66312265824079520238f, -0.93501624268541482344f,
+  -0.99270887409805399280f, -0.82298386589365639458f,
+  -0.46472317204376854566f
+};
+
+DFT_ODD (3, clf_cos3, clf_sin3)
+DFT_ODD (5, clf_cos5, clf_sin5)
+DFT_ODD (7, clf_cos7, clf_sin7)
+DFT_ODD (11, clf_cos11, clf_sin11)
+DFT_ODD (13, clf_cos13, clf_sin13)
+
+/* Radix codes (4 bits per stage), mirrored in ocl/clf-factor.c */
+inline uint
+clf_radix_of_code (uint code)
+{
+  switch (code) {
+    case 0: return 2;
+    case 1: return 3;
+    case 2: return 4;
+    case 3: return 5;
+    case 4: return 7;
+    case 5: return 8;
+    case 6: return 11;
+    case 7: return 13;
+    default: return 16;
+  }
+}
+
+/* Gather of butterfly j: inputs x[j + r*N/R], times w_{Ns*R}^{r*k}, where
+ * w_{Ns*R}^{m} = tw[m * N/(Ns*R)] from a forward table of N entries. */
+#define STAGE_LOAD(R, v, j)                                             \
+  {                                                                     \
+    uint k_ = (j) % Ns;                                                 \
+    uint step_ = N / (Ns * R);                                          \
+    for (uint r = 0; r < R; r++) {                                      \
+      float2 x_ = x[(j) + r * (N / R)];                                 \
+      v[r] = (r == 0 || Ns == 1) ? x_ : cmul (x_, tw[r * k_ * step_]);  \
+    }                                                                   \
+  }
+
+#define STAGE_STORE(R, v, j)                                            \
+  {                                                                     \
+    uint k_ = (j) % Ns;                                                 \
+    uint o_ = ((j) / Ns) * Ns * R + k_;                                 \
+    dft##R (v);                                                         \
+    for (uint r = 0; r < R; r++)                                        \
+      x[o_ + r * Ns] = v[r];                                            \
+  }
+
+#define STAGE_CASE_LOAD(R)                                              \
+  case R:                                                               \
+    if (t < N / R) STAGE_LOAD (R, v0, t);                               \
+    if (t + T < N / R) STAGE_LOAD (R, v1, t + T);                       \
+    break;
+
+#define STAGE_CASE_STORE(R)                                             \
+  case R:                                                               \
+    if (t < N / R) STAGE_STORE (R, v0, t);                              \
+    if (t + T < N / R) STAGE_STORE (R, v1, t + T);                      \
+    break;
+
+/* Element j of the input of transform b as complex. */
+inline float2
+clf_load (__global const float2 * src, __global const float *srcr,
+    clf_addr a, uint flags, uint N, uint base, uint j)
+{
+  float2 val;
+  if (flags & CLF_IN_REAL) {
+    val = (float2) (srcr[base + j * a.s1], 0.0f);
+  } else if (flags & CLF_IN_HERMITIAN) {
+    /* half spectrum of a real signal: X[N-j] = conj(X[j]) */
+    if (j <= N / 2)
+      val = src[base + j * a.s1];
+    else
+      val = conj2 (src[base + (N - j) * a.s1]);
+  } else {
+    val = src[base + j * a.s1];
+  }
+  return (flags & CLF_CONJ_IN) ? conj2 (val) : val;
+}
+
+/* One whole transform of length N <= local memory per group of T threads;
+ * G transforms per work-group. params: s0 N, s1 number of stages, s2 T,
+ * s3 G, s4 batch, s5 flags, s6 elements to store (R2C: N/2+1),
+ * s7 post-twiddle modulus (four-step: index n2 = b % s7). */
+__kernel void
+fft_local (__global const float2 * src, __global float2 * dst,
+    clf_addr in, clf_addr out, uint8 params, ulong radix_codes,
+    __global const float2 * tw, __global const float2 * post_tw,
+    uint post_shift, uint store_mod, uint store_step, float scale,
+    __local float2 * buf)
+{
+  const uint N = params.s0, nstages = params.s1, T = params.s2;
+  const uint G = params.s3, batch = params.s4, flags = params.s5;
+  const uint count = params.s6, post_mod = params.s7;
+  const uint lid = get_local_id (0);
+  const uint b0 = get_group_id (0) * G;
+  __global const float *srcr = (__global const float *) src;
+  __global float *dstr = (__global float *) dst;
+
+  /* load G transforms into local memory */
+  for (uint e = lid; e < G * N; e += G * T) {
+    uint g, j;
+    if (flags & CLF_LOAD_BFAST) {
+      g = e % G;
+      j = e / G;
+    } else {
+      g = e / N;
+      j = e % N;
+    }
+    uint b = b0 + g;
+    if (b < batch)
+      buf[g * N + j] = clf_load (src, srcr, in, flags, N,
+          in.s0 + clf_batch_offset (in, b), j);
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  {
+    const uint g = lid / T, t = lid % T;
+    __local float2 *x = buf + g * N;
+    uint Ns = 1;
+    float2 v0[16], v1[16];
+    for (uint s = 0; s < nstages; s++) {
+      uint R = clf_radix_of_code ((uint) (radix_codes >> (4 * s)) & 15u);
+      if (g < G) {
+        switch (R) {
+          STAGE_CASE_LOAD (2)
+          STAGE_CASE_LOAD (3)
+          STAGE_CASE_LOAD (4)
+          STAGE_CASE_LOAD (5)
+          STAGE_CASE_LOAD (7)
+          STAGE_CASE_LOAD (8)
+          STAGE_CASE_LOAD (11)
+          STAGE_CASE_LOAD (13)
+          STAGE_CASE_LOAD (16)
+        }
+      }
+      barrier (CLK_LOCAL_MEM_FENCE);
+      if (g < G) {
+        switch (R) {
+          STAGE_CASE_STORE (2)
+          STAGE_CASE_STORE (3)
+          STAGE_CASE_STORE (4)
+          STAGE_CASE_STORE (5)
+          STAGE_CASE_STORE (7)
+          STAGE_CASE_STORE (8)
+          STAGE_CASE_STORE (11)
+          STAGE_CASE_STORE (13)
+          STAGE_CASE_STORE (16)
+        }
+      }
+      barrier (CLK_LOCAL_MEM_FENCE);
+      Ns *= R;
+    }
+  }
+
+  /* store */
+  for (uint e = lid; e < G * N; e += G * T) {
+    uint g, j;
+    if (flags & CLF_STORE_BFAST) {
+      g = e % G;
+      j = e / G;
+    } else {
+      g = e / N;
+      j = e % N;
+    }
+    uint b = b0 + g;
+    if (b >= batch)
+      continue;
+    /* R2C keeps the first `count` outputs (of the whole transform) */
+    if ((b % store_mod) + j * store_step >= count)
+      continue;
+    float2 val = buf[g * N + j];
+    if (flags & CLF_POST_TWIDDLE) {
+      uint m = (b % post_mod) * j;
+      uint L = 1u << post_shift;
+      val = cmul (val, cmul (post_tw[m & (L - 1)], post_tw[L + (m >> post_shift)]));
+    }
+    if (flags & CLF_CONJ_OUT)
+      val = conj2 (val);
+    val *= scale;
+    uint o = out.s0 + clf_batch_offset (out, b) + j * out.s1;
+    if (flags & CLF_OUT_REAL)
+      dstr[o] = val.x;
+    else
+      dst[o] = val;
+  }
+}
+
+/* ---- Bluestein: X_k = c_k sum_n (x_n c_n) conj(c)_{k-n}, c_n = w^(n^2/2) -- */
+
+/* a[b][n] = x[b][n] * chirp[n] for n < N, 0 up to M (packed, batch x M). */
+__kernel void
+bluestein_premultiply (__global const float2 * src, __global float2 * dst,
+    clf_addr in, uint N, uint M, uint batch, uint flags,
+    __global const float2 * chirp)
+{
+  uint n = get_global_id (0), b = get_global_id (1);
+  if (n >= M || b >= batch)
+    return;
+  float2 val = (float2) (0.0f, 0.0f);
+  if (n < N) {
+    val = clf_load (src, (__global const float *) src, in, flags, N,
+        in.s0 + clf_batch_offset (in, b), n);
+    val = cmul (val, chirp[n]);
+  }
+  dst[(size_t) b * M + n] = val;
+}
+
+/* a[b][k] *= filter[k] (the filter spectrum already holds 1/M) */
+__kernel void
+bluestein_pointwise (__global float2 * data, uint M, uint batch,
+    __global const float2 * filter)
+{
+  uint k = get_global_id (0), b = get_global_id (1);
+  if (k >= M || b >= batch)
+    return;
+  size_t i = (size_t) b * M + k;
+  data[i] = cmul (data[i], filter[k]);
+}
+
+/* X[b][k] = a[b][k] * chirp[k], k < count, into the output layout */
+__kernel void
+bluestein_postmultiply (__global const float2 * src, __global float2 * dst,
+    clf_addr out, uint M, uint count, uint batch, uint flags, float scale,
+    __global const float2 * chirp)
+{
+  uint k = get_global_id (0), b = get_global_id (1);
+  if (k >= count || b >= batch)
+    return;
+  float2 val = cmul (src[(size_t) b * M + k], chirp[k]);
+  if (flags & CLF_CONJ_OUT)
+    val = conj2 (val);
+  val *= scale;
+  uint o = out.s0 + clf_batch_offset (out, b) + k * out.s1;
+  if (flags & CLF_OUT_REAL)
+    ((__global float *) dst)[o] = val.x;
+  else
+    dst[o] = val;
+}
+
+/* Full complex signal from a half spectrum (C2R on lengths that do not fit
+ * one pass): packed batch x N output. */
+__kernel void
+hermitian_expand (__global const float2 * src, __global float2 * dst,
+    clf_addr in, uint N, uint batch)
+{
+  uint j = get_global_id (0), b = get_global_id (1);
+  if (j >= N || b >= batch)
+    return;
+  dst[(size_t) b * N + j] = clf_load (src, (__global const float *) src, in,
+      CLF_IN_HERMITIAN, N, in.s0 + clf_batch_offset (in, b), j);
+}

@@ -1,0 +1,432 @@
+/* clf-context.c: device choice, context and queue, programs built once. */
+#include "clf-private.h"
+#include "clf-kernels.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PROGRAMS 16
+
+struct _ClfContext
+{
+  int refcount;
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_context context;
+  cl_command_queue queue;
+  char platform_name[256];
+  char device_name[256];
+  char description[640];
+  size_t local_mem;
+  size_t max_work_group;
+
+  pthread_mutex_t lock;         /* guards programs[] */
+  struct
+  {
+    const char *name;
+    cl_program program;
+  } programs[MAX_PROGRAMS];
+};
+
+typedef struct
+{
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_device_type type;
+  unsigned pi, di;
+  char label[512];              /* "platform / device" */
+} DeviceEntry;
+
+/* Enumerates every device; returns count or -1 (err set). */
+static int
+enumerate_devices (DeviceEntry ** out, ClfError * err)
+{
+  cl_uint np = 0;
+  cl_platform_id *platforms;
+  DeviceEntry *list = NULL;
+  int count = 0;
+  cl_int clerr = clGetPlatformIDs (0, NULL, &np);
+
+  if (clerr == CL_PLATFORM_NOT_FOUND_KHR || np == 0) {
+    clf_set_error (err, CLF_ERROR_NO_PLATFORM,
+        "no OpenCL platform found (is an ICD such as pocl-opencl-icd "
+        "installed, and OCL_ICD_VENDORS pointing at it?)");
+    return -1;
+  }
+  if (clerr != CL_SUCCESS) {
+    clf_set_cl_error (err, clerr, "clGetPlatformIDs");
+    return -1;
+  }
+  platforms = calloc (np, sizeof (*platforms));
+  if (!platforms) {
+    clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "out of host memory");
+    return -1;
+  }
+  clGetPlatformIDs (np, platforms, NULL);
+  for (cl_uint p = 0; p < np; p++) {
+    cl_uint nd = 0;
+    cl_device_id *devs;
+    char pname[256] = "";
+
+    clGetPlatformInfo (platforms[p], CL_PLATFORM_NAME, sizeof (pname), pname,
+        NULL);
+    pname[sizeof (pname) - 1] = '\0';
+    if (clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL,
+            &nd) != CL_SUCCESS || nd == 0)
+      continue;
+    devs = calloc (nd, sizeof (*devs));
+    DeviceEntry *grown = realloc (list, (count + nd) * sizeof (*list));
+    if (!devs || !grown) {
+      free (devs);
+      free (grown ? grown : list);
+      free (platforms);
+      clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "out of host memory");
+      return -1;
+    }
+    list = grown;
+    clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, nd, devs, NULL);
+    for (cl_uint d = 0; d < nd; d++) {
+      DeviceEntry *e = &list[count++];
+      char dname[256] = "";
+      e->platform = platforms[p];
+      e->device = devs[d];
+      e->pi = p;
+      e->di = d;
+      e->type = 0;
+      clGetDeviceInfo (devs[d], CL_DEVICE_TYPE, sizeof (e->type), &e->type,
+          NULL);
+      clGetDeviceInfo (devs[d], CL_DEVICE_NAME, sizeof (dname), dname, NULL);
+      dname[sizeof (dname) - 1] = '\0';
+      snprintf (e->label, sizeof (e->label), "%s / %s", pname, dname);
+    }
+    free (devs);
+  }
+  free (platforms);
+  if (count == 0) {
+    free (list);
+    clf_set_error (err, CLF_ERROR_NO_DEVICE,
+        "OpenCL platforms are installed but expose no device");
+    return -1;
+  }
+  *out = list;
+  return count;
+}
+
+static int
+contains_nocase (const char *hay, const char *needle)
+{
+  size_t n = strlen (needle);
+  for (; *hay; hay++) {
+    size_t i = 0;
+    while (i < n && hay[i] && tolower ((unsigned char) hay[i]) ==
+        tolower ((unsigned char) needle[i]))
+      i++;
+    if (i == n)
+      return 1;
+  }
+  return n == 0;
+}
+
+static const DeviceEntry *
+pick_device (const DeviceEntry * list, int count, const char *spec)
+{
+  unsigned p, d;
+  char tail;
+
+  if (!spec || !spec[0]) {
+    for (int i = 0; i < count; i++)
+      if (list[i].type & CL_DEVICE_TYPE_GPU)
+        return &list[i];
+    return &list[0];
+  }
+  if (strcasecmp (spec, "gpu") == 0 || strcasecmp (spec, "cpu") == 0) {
+    cl_device_type want = (spec[0] == 'g' || spec[0] == 'G') ?
+        CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_CPU;
+    for (int i = 0; i < count; i++)
+      if (list[i].type & want)
+        return &list[i];
+    return NULL;
+  }
+  if (sscanf (spec, "%u:%u%c", &p, &d, &tail) == 2) {
+    for (int i = 0; i < count; i++)
+      if (list[i].pi == p && list[i].di == d)
+        return &list[i];
+    return NULL;
+  }
+  for (int i = 0; i < count; i++)
+    if (contains_nocase (list[i].label, spec))
+      return &list[i];
+  return NULL;
+}
+
+static const char *
+type_name (cl_device_type t)
+{
+  if (t & CL_DEVICE_TYPE_GPU)
+    return "gpu";
+  if (t & CL_DEVICE_TYPE_CPU)
+    return "cpu";
+  if (t & CL_DEVICE_TYPE_ACCELERATOR)
+    return "accelerator";
+  return "other";
+}
+
+char *
+clf_list_devices (ClfError * err)
+{
+  DeviceEntry *list;
+  int count = enumerate_devices (&list, err);
+  char *text;
+  size_t len = 0;
+
+  if (count < 0)
+    return NULL;
+  text = malloc (count * (sizeof (list[0].label) + 32) + 1);
+  if (!text) {
+    free (list);
+    clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "out of host memory");
+    return NULL;
+  }
+  text[0] = '\0';
+  for (int i = 0; i < count; i++)
+    len += sprintf (text + len, "%u:%u  %-11s %s\n", list[i].pi, list[i].di,
+        type_name (list[i].type), list[i].label);
+  free (list);
+  return text;
+}
+
+ClfContext *
+clf_context_new (const char *device_spec, ClfError * err)
+{
+  DeviceEntry *list;
+  const DeviceEntry *e;
+  ClfContext *ctx;
+  cl_int clerr;
+  cl_ulong local_mem = 0;
+  int count;
+
+  if ((!device_spec || !device_spec[0]) && getenv ("CLFFT_DEVICE"))
+    device_spec = getenv ("CLFFT_DEVICE");
+
+  count = enumerate_devices (&list, err);
+  if (count < 0)
+    return NULL;
+  e = pick_device (list, count, device_spec);
+  if (!e) {
+    clf_set_error (err, CLF_ERROR_NO_DEVICE,
+        "no OpenCL device matches '%s' (use \"gpu\", \"cpu\", \"P:D\" or a "
+        "part of the name; %d device(s) available)", device_spec, count);
+    free (list);
+    return NULL;
+  }
+
+  ctx = calloc (1, sizeof (*ctx));
+  if (!ctx) {
+    free (list);
+    clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "out of host memory");
+    return NULL;
+  }
+  ctx->refcount = 1;
+  ctx->platform = e->platform;
+  ctx->device = e->device;
+  pthread_mutex_init (&ctx->lock, NULL);
+  clGetPlatformInfo (e->platform, CL_PLATFORM_NAME,
+      sizeof (ctx->platform_name), ctx->platform_name, NULL);
+  ctx->platform_name[sizeof (ctx->platform_name) - 1] = '\0';
+  clGetDeviceInfo (e->device, CL_DEVICE_NAME, sizeof (ctx->device_name),
+      ctx->device_name, NULL);
+  ctx->device_name[sizeof (ctx->device_name) - 1] = '\0';
+  snprintf (ctx->description, sizeof (ctx->description), "%s (%u:%u)",
+      e->label, e->pi, e->di);
+  clGetDeviceInfo (e->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof (local_mem),
+      &local_mem, NULL);
+  ctx->local_mem = local_mem;
+  clGetDeviceInfo (e->device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
+      sizeof (ctx->max_work_group), &ctx->max_work_group, NULL);
+  free (list);
+
+  {
+    cl_context_properties props[] = { CL_CONTEXT_PLATFORM,
+      (cl_context_properties) ctx->platform, 0
+    };
+    ctx->context = clCreateContext (props, 1, &ctx->device, NULL, NULL,
+        &clerr);
+  }
+  if (!ctx->context) {
+    clf_set_cl_error (err, clerr, "clCreateContext");
+    goto fail;
+  }
+  ctx->queue = clCreateCommandQueue (ctx->context, ctx->device, 0, &clerr);
+  if (!ctx->queue) {
+    clf_set_cl_error (err, clerr, "clCreateCommandQueue");
+    goto fail;
+  }
+  return ctx;
+
+fail:
+  clf_context_unref (ctx);
+  return NULL;
+}
+
+ClfContext *
+clf_context_ref (ClfContext * ctx)
+{
+  __atomic_add_fetch (&ctx->refcount, 1, __ATOMIC_SEQ_CST);
+  return ctx;
+}
+
+void
+clf_context_unref (ClfContext * ctx)
+{
+  if (!ctx || __atomic_sub_fetch (&ctx->refcount, 1, __ATOMIC_SEQ_CST) > 0)
+    return;
+  for (int i = 0; i < MAX_PROGRAMS; i++)
+    if (ctx->programs[i].program)
+      clReleaseProgram (ctx->programs[i].program);
+  if (ctx->queue) {
+    clFinish (ctx->queue);
+    clReleaseCommandQueue (ctx->queue);
+  }
+  if (ctx->context)
+    clReleaseContext (ctx->context);
+  pthread_mutex_destroy (&ctx->lock);
+  free (ctx);
+}
+
+cl_context
+clf_context_get_cl_context (ClfContext * ctx)
+{
+  return ctx->context;
+}
+
+cl_command_queue
+clf_context_get_queue (ClfContext * ctx)
+{
+  return ctx->queue;
+}
+
+cl_device_id
+clf_context_get_device (ClfContext * ctx)
+{
+  return ctx->device;
+}
+
+const char *
+clf_context_get_device_name (ClfContext * ctx)
+{
+  return ctx->device_name;
+}
+
+const char *
+clf_context_get_platform_name (ClfContext * ctx)
+{
+  return ctx->platform_name;
+}
+
+const char *
+clf_context_describe (ClfContext * ctx)
+{
+  return ctx->description;
+}
+
+size_t
+clf_context_local_fft_limit (ClfContext * ctx)
+{
+  /* 4096 points keep a work-group's buffer at 32 KiB, which every GPU has */
+  size_t lim = ctx->local_mem / sizeof (cl_float2);
+  return lim < 4096 ? lim : 4096;
+}
+
+size_t
+clf_context_max_work_group (ClfContext * ctx)
+{
+  return ctx->max_work_group;
+}
+
+cl_program
+clf_context_get_program (ClfContext * ctx, const char *name, ClfError * err)
+{
+  const ClfEmbeddedKernel *k;
+  cl_program program = NULL;
+  int free_slot = -1;
+
+  for (k = clf_embedded_kernels; k->name; k++)
+    if (strcmp (k->name, name) == 0)
+      break;
+  if (!k->name) {
+    clf_set_error (err, CLF_ERROR_INVALID_ARG,
+        "no embedded kernel source named '%s'", name);
+    return NULL;
+  }
+
+  /* Built under the lock so two elements starting together build once */
+  pthread_mutex_lock (&ctx->lock);
+  for (int i = 0; i < MAX_PROGRAMS; i++) {
+    if (ctx->programs[i].name && strcmp (ctx->programs[i].name, name) == 0) {
+      program = ctx->programs[i].program;
+      break;
+    }
+    if (!ctx->programs[i].name && free_slot < 0)
+      free_slot = i;
+  }
+  if (!program) {
+    if (free_slot < 0) {
+      clf_set_error (err, CLF_ERROR_UNSUPPORTED, "too many programs");
+    } else {
+      program = clf_program_build_cached (ctx->context, ctx->device, name,
+          k->source, "-cl-std=CL1.2", err);
+      if (program) {
+        ctx->programs[free_slot].name = k->name;
+        ctx->programs[free_slot].program = program;
+      }
+    }
+  }
+  pthread_mutex_unlock (&ctx->lock);
+  return program;
+}
+
+cl_kernel
+clf_context_create_kernel (ClfContext * ctx, const char *program,
+    const char *kernel_name, ClfError * err)
+{
+  cl_program prog = clf_context_get_program (ctx, program, err);
+  cl_kernel kernel;
+  cl_int clerr;
+
+  if (!prog)
+    return NULL;
+  kernel = clCreateKernel (prog, kernel_name, &clerr);
+  if (!kernel)
+    clf_set_cl_error (err, clerr, "clCreateKernel");
+  return kernel;
+}
+
+cl_mem
+clf_context_alloc (ClfContext * ctx, cl_mem_flags flags, size_t size,
+    ClfError * err)
+{
+  cl_int clerr;
+  cl_mem mem;
+
+  if (clf_debug_should_fail_alloc ()) {
+    clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY,
+        "allocating %zu bytes on %s failed (injected by test hook)", size,
+        ctx->description);
+    return NULL;
+  }
+  if (size == 0) {
+    clf_set_error (err, CLF_ERROR_INVALID_ARG, "zero-sized allocation");
+    return NULL;
+  }
+  mem = clCreateBuffer (ctx->context, flags, size, NULL, &clerr);
+  if (!mem) {
+    clf_set_cl_error (err, clerr, "clCreateBuffer");
+    if (err)
+      clf_set_error (err, err->code, "allocating %zu bytes on %s: %s", size,
+          ctx->description, clf_cl_error_name (clerr));
+  }
+  return mem;
+}

@@ -1,0 +1,812 @@
+/* clf-plan.c: turns a transform description into a list of kernel passes. */
+#include "clf-private.h"
+#include "clf-tables.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Pass flags, mirrored in kernels/fft.cl */
+#define CONJ_IN        (1u << 0)
+#define CONJ_OUT       (1u << 1)
+#define LOAD_BFAST     (1u << 2)
+#define STORE_BFAST    (1u << 3)
+#define POST_TWIDDLE   (1u << 4)
+#define IN_REAL        (1u << 5)
+#define IN_HERMITIAN   (1u << 6)
+#define OUT_REAL       (1u << 7)
+#define IN_FLAGS  (CONJ_IN | IN_REAL | IN_HERMITIAN)
+#define OUT_FLAGS (CONJ_OUT | OUT_REAL)
+
+#define MAX_PASSES 16
+#define MAX_BUFFERS 16
+#define ALL_ELEMENTS 0xffffffffu
+
+/* Buffers a pass reads and writes: the user's two, or plan scratch */
+enum
+{ BUF_IN = 0, BUF_OUT = 1, BUF_SCRATCH = 2 };
+
+/* Transform b, element j at off + j*stride + (b % nb0)*d0
+ * + ((b / nb0) % nb1)*d1 + (b / (nb0*nb1))*d2, as the kernels read it. */
+typedef struct
+{
+  cl_uint off, stride, d0, d1, d2, nb0, nb1;
+} Addr;
+
+typedef struct
+{
+  cl_kernel kernel;
+  int src, dst;                 /* buffer ids, bound to args 0 and 1 */
+  cl_uint work_dim;
+  size_t global[2], local[2];
+  int has_local;
+} Pass;
+
+struct _ClfPlan
+{
+  ClfContext *ctx;
+  ClfPlanDesc desc;
+  Pass passes[MAX_PASSES];
+  int npasses;
+  cl_mem buffers[MAX_BUFFERS];  /* [0], [1] bound per call; then scratch */
+  int nbuffers;
+  cl_mem tables[MAX_BUFFERS];
+  int ntables;
+  size_t in_size, out_size;
+  char description[512];
+};
+
+/* What one axis transform reads and writes */
+typedef struct
+{
+  size_t n, batch;
+  Addr in, out;
+  int src, dst;
+  cl_uint flags;                /* IN_FLAGS and OUT_FLAGS */
+  cl_uint count;                /* outputs kept (R2C), ALL_ELEMENTS = n */
+  float scale;
+} Axis;
+
+static Addr
+addr_1level (size_t off, size_t stride, size_t dist)
+{
+  Addr a = { (cl_uint) off, (cl_uint) stride, (cl_uint) dist, 0, 0,
+    0xffffffffu, 1
+  };
+  return a;
+}
+
+static cl_uint8
+addr_to_cl (Addr a)
+{
+  cl_uint8 v = { {a.off, a.stride, a.d0, a.d1, a.d2, a.nb0, a.nb1, 0} };
+  return v;
+}
+
+static void
+describe_append (ClfPlan * plan, const char *fmt, ...)
+    __attribute__((format (printf, 2, 3)));
+
+static void
+describe_append (ClfPlan * plan, const char *fmt, ...)
+{
+  size_t len = strlen (plan->description);
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (plan->description + len, sizeof (plan->description) - len, fmt,
+      ap);
+  va_end (ap);
+}
+
+static ClfStatus
+upload_table (ClfPlan * plan, const float *data, size_t floats, cl_mem * out,
+    ClfError * err)
+{
+  cl_int clerr;
+  cl_mem mem;
+
+  if (plan->ntables >= MAX_BUFFERS)
+    return clf_set_error (err, CLF_ERROR_UNSUPPORTED, "too many tables");
+  mem = clf_context_alloc (plan->ctx, CL_MEM_READ_ONLY, floats * sizeof (float),
+      err);
+  if (!mem)
+    return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+  clerr = clEnqueueWriteBuffer (clf_context_get_queue (plan->ctx), mem,
+      CL_TRUE, 0, floats * sizeof (float), data, 0, NULL, NULL);
+  if (clerr != CL_SUCCESS) {
+    clReleaseMemObject (mem);
+    return clf_set_cl_error (err, clerr, "uploading a twiddle table");
+  }
+  plan->tables[plan->ntables++] = mem;
+  *out = mem;
+  return CLF_OK;
+}
+
+static int
+new_scratch (ClfPlan * plan, size_t bytes, ClfError * err)
+{
+  cl_mem mem;
+  if (plan->nbuffers >= MAX_BUFFERS) {
+    clf_set_error (err, CLF_ERROR_UNSUPPORTED, "plan needs too many buffers");
+    return -1;
+  }
+  mem = clf_context_alloc (plan->ctx, CL_MEM_READ_WRITE, bytes, err);
+  if (!mem)
+    return -1;
+  plan->buffers[plan->nbuffers] = mem;
+  return plan->nbuffers++;
+}
+
+static Pass *
+new_pass (ClfPlan * plan, const char *kernel_name, int src, int dst,
+    ClfError * err)
+{
+  Pass *p;
+  if (plan->npasses >= MAX_PASSES) {
+    clf_set_error (err, CLF_ERROR_UNSUPPORTED, "plan needs too many passes");
+    return NULL;
+  }
+  p = &plan->passes[plan->npasses];
+  memset (p, 0, sizeof (*p));
+  p->kernel = clf_context_create_kernel (plan->ctx, "fft", kernel_name, err);
+  if (!p->kernel)
+    return NULL;
+  p->src = src;
+  p->dst = dst;
+  plan->npasses++;
+  return p;
+}
+
+#define SET_ARG(k, i, v) clSetKernelArg (k, i, sizeof (v), &(v))
+
+/* Threads one transform needs: each handles at most two butterflies of
+ * every stage. */
+static size_t
+local_threads (size_t n, const unsigned *radices, int nstages)
+{
+  unsigned rmin = 16;
+  for (int i = 0; i < nstages; i++)
+    if (radices[i] < rmin)
+      rmin = radices[i];
+  if (nstages == 0)
+    return 1;
+  return (n / rmin + 1) / 2;
+}
+
+/* Whether one fft_local work-group can hold a length-n transform */
+static int
+fits_local (ClfPlan * plan, size_t n)
+{
+  unsigned radices[CLF_MAX_STAGES];
+  int ns = clf_factor_radices (n, radices, CLF_MAX_STAGES);
+  if (ns < 0 || n > clf_context_local_fft_limit (plan->ctx))
+    return 0;
+  return local_threads (n, radices, ns) <=
+      clf_context_max_work_group (plan->ctx);
+}
+
+static ClfStatus
+add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
+    size_t post_n, cl_uint post_mod, cl_uint store_mod, cl_uint store_step,
+    ClfError * err)
+{
+  unsigned radices[CLF_MAX_STAGES];
+  int ns = clf_factor_radices (ax->n, radices, CLF_MAX_STAGES);
+  size_t T = local_threads (ax->n, radices, ns);
+  size_t lim = clf_context_local_fft_limit (plan->ctx);
+  size_t maxwg = clf_context_max_work_group (plan->ctx), kwg = 0;
+  size_t G = 1, groups;
+  cl_ulong codes = 0;
+  cl_uint flags = ax->flags | extra_flags;
+  cl_uint post_shift = 0;
+  cl_mem tw, post_tw;
+  cl_uint8 params, in, out;
+  float *table;
+  Pass *p;
+  ClfStatus st;
+
+  p = new_pass (plan, "fft_local", ax->src, ax->dst, err);
+  if (!p)
+    return err ? err->code : CLF_ERROR_OPENCL;
+  if (clGetKernelWorkGroupInfo (p->kernel, clf_context_get_device (plan->ctx),
+          CL_KERNEL_WORK_GROUP_SIZE, sizeof (kwg), &kwg, NULL) == CL_SUCCESS
+      && kwg < maxwg)
+    maxwg = kwg;
+  if (T > maxwg)
+    return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
+        "length %zu needs %zu threads per work-group, device allows %zu",
+        ax->n, T, maxwg);
+
+  /* several small transforms per work-group keep the device busy */
+  while (G * 2 <= ax->batch && G * 2 * ax->n <= lim && G * 2 * T <= maxwg
+      && G * 2 * T <= 256)
+    G *= 2;
+  groups = (ax->batch + G - 1) / G;
+
+  for (int i = 0; i < ns; i++)
+    codes |= (cl_ulong) clf_radix_code (radices[i]) << (4 * i);
+
+  /* batch-fastest access when neighbouring transforms are adjacent */
+  if (ax->in.stride != 1 && ax->in.d0 == 1)
+    flags |= LOAD_BFAST;
+  if (ax->out.stride != 1 && ax->out.d0 == 1)
+    flags |= STORE_BFAST;
+
+  table = clf_twiddle_table (ax->n);
+  if (!table)
+    return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
+  st = upload_table (plan, table, 2 * ax->n, &tw, err);
+  free (table);
+  if (st != CLF_OK)
+    return st;
+  post_tw = tw;
+  if (post_n) {
+    size_t entries = 0;
+    unsigned shift = 0;
+    table = clf_split_twiddle_table (post_n, &shift, &entries);
+    if (!table)
+      return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
+    st = upload_table (plan, table, 2 * entries, &post_tw, err);
+    free (table);
+    if (st != CLF_OK)
+      return st;
+    post_shift = shift;
+    flags |= POST_TWIDDLE;
+  }
+
+  params = (cl_uint8) { {(cl_uint) ax->n, (cl_uint) ns, (cl_uint) T,
+          (cl_uint) G, (cl_uint) ax->batch, flags, ax->count,
+      post_mod ? post_mod : 1}
+  };
+  in = addr_to_cl (ax->in);
+  out = addr_to_cl (ax->out);
+  {
+    cl_int e = 0;
+    float scale = ax->scale;
+    e |= SET_ARG (p->kernel, 2, in);
+    e |= SET_ARG (p->kernel, 3, out);
+    e |= SET_ARG (p->kernel, 4, params);
+    e |= SET_ARG (p->kernel, 5, codes);
+    e |= SET_ARG (p->kernel, 6, tw);
+    e |= SET_ARG (p->kernel, 7, post_tw);
+    e |= SET_ARG (p->kernel, 8, post_shift);
+    e |= SET_ARG (p->kernel, 9, store_mod);
+    e |= SET_ARG (p->kernel, 10, store_step);
+    e |= SET_ARG (p->kernel, 11, scale);
+    e |= clSetKernelArg (p->kernel, 12, G * ax->n * sizeof (cl_float2), NULL);
+    if (e != CL_SUCCESS)
+      return clf_set_cl_error (err, e, "clSetKernelArg (fft_local)");
+  }
+  p->work_dim = 1;
+  p->local[0] = G * T;
+  p->global[0] = groups * G * T;
+
+  describe_append (plan, " local(%zu:", ax->n);
+  for (int i = 0; i < ns; i++)
+    describe_append (plan, "%s%u", i ? "x" : "", radices[i]);
+  describe_append (plan, ")");
+  return CLF_OK;
+}
+
+static ClfStatus add_axis (ClfPlan * plan, const Axis * ax, ClfError * err);
+
+/* Pushes the batch levels of a one level deeper: the new level 0 is
+ * (d0, nb0), the old levels 0 and 1 become 1 and 2. */
+static int
+push_level (Addr * a, cl_uint d0, cl_uint nb0)
+{
+  if (a->nb0 == 0xffffffffu) {
+    a->d1 = a->d0;              /* one level in use */
+    a->nb1 = 0xffffffffu;
+  } else if (a->nb1 == 0xffffffffu) {
+    a->d2 = a->d1;              /* two levels in use */
+    a->d1 = a->d0;
+    a->nb1 = a->nb0;
+  } else {
+    return -1;                  /* would need a fourth level */
+  }
+  a->d0 = d0;
+  a->nb0 = nb0;
+  return 0;
+}
+
+/* n = n1 * n2: transforms of length n1 over stride n2 with the twiddle
+ * w_n^(n2 k1) fused, then transforms of length n2, written transposed. */
+static ClfStatus
+add_four_step (ClfPlan * plan, const Axis * ax, size_t n1, ClfError * err)
+{
+  size_t n = ax->n, n2 = n / n1;
+  int scratch = new_scratch (plan, n * ax->batch * sizeof (cl_float2), err);
+  Axis a = *ax, b = *ax;
+  ClfStatus st;
+
+  if (scratch < 0)
+    return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+
+  /* step 1: element n1' at (n1'*n2 + j2)*stride, transform (j2, batch) */
+  a.n = n1;
+  a.batch = ax->batch * n2;
+  a.in.stride = ax->in.stride * n2;
+  if (push_level (&a.in, ax->in.stride, n2) < 0)
+    return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
+        "layout too deep for a four-step transform of %zu", n);
+  a.out = (Addr) {
+  0, (cl_uint) n2, 1, (cl_uint) n, 0, (cl_uint) n2, 0xffffffffu};
+  a.src = ax->src;
+  a.dst = scratch;
+  a.flags = ax->flags & IN_FLAGS;
+  a.count = ALL_ELEMENTS;
+  a.scale = 1.0f;
+  describe_append (plan, " fourstep(%zux%zu)", n1, n2);
+  st = add_local_pass (plan, &a, 0, n, (cl_uint) n2, 1, 1, err);
+  if (st != CLF_OK)
+    return st;
+
+  /* step 2: rows k1 of the scratch, output index k1 + n1*k2 */
+  b.n = n2;
+  b.batch = ax->batch * n1;
+  b.in = addr_1level (0, 1, n2);
+  b.out.stride = ax->out.stride * n1;
+  if (push_level (&b.out, ax->out.stride, n1) < 0)
+    return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
+        "layout too deep for a four-step transform of %zu", n);
+  b.src = scratch;
+  b.dst = ax->dst;
+  b.flags = ax->flags & OUT_FLAGS;
+  b.count = ax->count;
+  return add_local_pass (plan, &b, 0, 0, 0, (cl_uint) n1, (cl_uint) n1, err);
+}
+
+static ClfStatus
+add_helper_pass (ClfPlan * plan, const char *name, int src, int dst,
+    size_t gx, size_t gy, Pass ** out, ClfError * err)
+{
+  Pass *p = new_pass (plan, name, src, dst, err);
+  if (!p)
+    return err ? err->code : CLF_ERROR_OPENCL;
+  p->work_dim = 2;
+  p->local[0] = 64;
+  p->local[1] = 1;
+  p->global[0] = (gx + 63) / 64 * 64;
+  p->global[1] = gy;
+  p->has_local = 1;
+  *out = p;
+  return CLF_OK;
+}
+
+/* Any length: a chirp-z transform through a smooth length m >= 2n-1. */
+static ClfStatus
+add_bluestein (ClfPlan * plan, const Axis * ax, ClfError * err)
+{
+  size_t n = ax->n, lim = clf_context_local_fft_limit (plan->ctx);
+  size_t m = clf_next_smooth (2 * n - 1);
+  float *chirp = NULL, *filter = NULL;
+  cl_mem chirp_mem, filter_mem;
+  cl_uint8 in, out;
+  cl_uint un = (cl_uint) n, um, ub = (cl_uint) ax->batch, fl, cnt;
+  Axis fwd, inv;
+  Pass *p;
+  ClfStatus st;
+  int work;
+
+  while (m <= lim * lim && !fits_local (plan, m)
+      && !clf_four_step_split (m, lim))
+    m = clf_next_smooth (m + 1);
+  if (m > lim * lim)
+    return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
+        "length %zu is too large for this device", n);
+  um = (cl_uint) m;
+  describe_append (plan, " bluestein(%zu->%zu)", n, m);
+
+  if (clf_bluestein_tables (n, m, &chirp, &filter) < 0)
+    return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
+  st = upload_table (plan, chirp, 2 * n, &chirp_mem, err);
+  if (st == CLF_OK)
+    st = upload_table (plan, filter, 2 * m, &filter_mem, err);
+  free (chirp);
+  free (filter);
+  if (st != CLF_OK)
+    return st;
+
+  work = new_scratch (plan, m * ax->batch * sizeof (cl_float2), err);
+  if (work < 0)
+    return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+
+  in = addr_to_cl (ax->in);
+  fl = ax->flags & IN_FLAGS;
+  st = add_helper_pass (plan, "bluestein_premultiply", ax->src, work, m,
+      ax->batch, &p, err);
+  if (st != CLF_OK)
+    return st;
+  SET_ARG (p->kernel, 2, in);
+  SET_ARG (p->kernel, 3, un);
+  SET_ARG (p->kernel, 4, um);
+  SET_ARG (p->kernel, 5, ub);
+  SET_ARG (p->kernel, 6, fl);
+  SET_ARG (p->kernel, 7, chirp_mem);
+
+  fwd = (Axis) {
+  m, ax->batch, addr_1level (0, 1, m), addr_1level (0, 1, m), work, work,
+        0, ALL_ELEMENTS, 1.0f};
+  st = add_axis (plan, &fwd, err);
+  if (st != CLF_OK)
+    return st;
+
+  st = add_helper_pass (plan, "bluestein_pointwise", work, work, m, ax->batch,
+      &p, err);
+  if (st != CLF_OK)
+    return st;
+  /* arg 0 and 1 are both the work buffer; the kernel reads arg 0 only */
+  SET_ARG (p->kernel, 1, um);
+  SET_ARG (p->kernel, 2, ub);
+  SET_ARG (p->kernel, 3, filter_mem);
+  p->dst = -1;
+
+  inv = fwd;
+  inv.flags = CONJ_IN | CONJ_OUT;
+  st = add_axis (plan, &inv, err);
+  if (st != CLF_OK)
+    return st;
+
+  out = addr_to_cl (ax->out);
+  fl = ax->flags & OUT_FLAGS;
+  cnt = ax->count < un ? ax->count : un;
+  st = add_helper_pass (plan, "bluestein_postmultiply", work, ax->dst, n,
+      ax->batch, &p, err);
+  if (st != CLF_OK)
+    return st;
+  SET_ARG (p->kernel, 2, out);
+  SET_ARG (p->kernel, 3, um);
+  SET_ARG (p->kernel, 4, cnt);
+  SET_ARG (p->kernel, 5, ub);
+  SET_ARG (p->kernel, 6, fl);
+  {
+    float scale = ax->scale;
+    SET_ARG (p->kernel, 7, scale);
+  }
+  SET_ARG (p->kernel, 8, chirp_mem);
+  return CLF_OK;
+}
+
+/* Hermitian input that a single pass cannot read directly: expand it to a
+ * full complex signal first. */
+static ClfStatus
+expand_hermitian (ClfPlan * plan, Axis * ax, ClfError * err)
+{
+  int work = new_scratch (plan, ax->n * ax->batch * sizeof (cl_float2), err);
+  cl_uint8 in = addr_to_cl (ax->in);
+  cl_uint un = (cl_uint) ax->n, ub = (cl_uint) ax->batch;
+  Pass *p;
+  ClfStatus st;
+
+  if (work < 0)
+    return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+  st = add_helper_pass (plan, "hermitian_expand", ax->src, work, ax->n,
+      ax->batch, &p, err);
+  if (st != CLF_OK)
+    return st;
+  SET_ARG (p->kernel, 2, in);
+  SET_ARG (p->kernel, 3, un);
+  SET_ARG (p->kernel, 4, ub);
+  ax->src = work;
+  ax->in = addr_1level (0, 1, ax->n);
+  ax->flags &= ~IN_HERMITIAN;
+  return CLF_OK;
+}
+
+static ClfStatus
+add_axis (ClfPlan * plan, const Axis * ax_in, ClfError * err)
+{
+  Axis ax = *ax_in;
+  size_t lim = clf_context_local_fft_limit (plan->ctx), n1;
+  ClfStatus st;
+
+  if (fits_local (plan, ax.n))
+    return add_local_pass (plan, &ax, 0, 0, 0, 1, 1, err);
+
+  if ((ax.flags & IN_HERMITIAN)) {
+    st = expand_hermitian (plan, &ax, err);
+    if (st != CLF_OK)
+      return st;
+  }
+  if (clf_is_smooth (ax.n) && (n1 = clf_four_step_split (ax.n, lim)) != 0)
+    return add_four_step (plan, &ax, n1, err);
+  return add_bluestein (plan, &ax, err);
+}
+
+/* ---- public API ------------------------------------------------------- */
+
+void
+clf_plan_desc_init (ClfPlanDesc * desc, ClfTransformKind kind,
+    ClfDirection direction, size_t nx, size_t ny, size_t batch)
+{
+  memset (desc, 0, sizeof (*desc));
+  desc->kind = kind;
+  desc->direction = kind == CLF_R2C ? CLF_FORWARD :
+      kind == CLF_C2R ? CLF_INVERSE : direction;
+  desc->dim = ny ? 2 : 1;
+  desc->n[0] = nx;
+  desc->n[1] = ny ? ny : 1;
+  desc->batch = batch;
+}
+
+/* Fills zero fields of a layout with the packed defaults. */
+static void
+default_layout (ClfLayout * l, size_t row, size_t ny)
+{
+  if (!l->stride[0])
+    l->stride[0] = 1;
+  if (!l->stride[1])
+    l->stride[1] = row * l->stride[0];
+  if (!l->dist)
+    l->dist = ny > 1 ? l->stride[1] * ny : row * l->stride[0];
+}
+
+static size_t
+layout_bytes (const ClfLayout * l, size_t row, size_t ny, size_t batch,
+    size_t elem)
+{
+  return (l->offset + (row - 1) * l->stride[0] + (ny - 1) * l->stride[1] +
+      (batch - 1) * l->dist + 1) * elem;
+}
+
+static ClfStatus
+validate (ClfPlanDesc * d, ClfError * err)
+{
+  size_t nx = d->n[0], ny, half, in_row, out_row;
+  size_t in_elem, out_elem;
+
+  if (d->dim != 1 && d->dim != 2)
+    return clf_set_error (err, CLF_ERROR_INVALID_ARG,
+        "dimension %u (only 1 and 2)", d->dim);
+  if (d->dim == 1)
+    d->n[1] = 1;
+  ny = d->n[1];
+  if (nx < 1 || ny < 1 || d->batch < 1)
+    return clf_set_error (err, CLF_ERROR_INVALID_ARG,
+        "invalid size %zux%zu batch %zu (all must be >= 1)", nx, ny,
+        d->batch);
+  if (d->kind != CLF_C2C && d->kind != CLF_R2C && d->kind != CLF_C2R)
+    return clf_set_error (err, CLF_ERROR_INVALID_ARG, "unknown kind %d",
+        (int) d->kind);
+  if (d->direction != CLF_FORWARD && d->direction != CLF_INVERSE)
+    return clf_set_error (err, CLF_ERROR_INVALID_ARG, "unknown direction %d",
+        (int) d->direction);
+  if (d->kind == CLF_R2C)
+    d->direction = CLF_FORWARD;
+  if (d->kind == CLF_C2R)
+    d->direction = CLF_INVERSE;
+
+  half = nx / 2 + 1;
+  in_row = d->kind == CLF_C2R ? half : nx;
+  out_row = d->kind == CLF_R2C ? half : nx;
+  in_elem = d->kind == CLF_R2C ? sizeof (float) : sizeof (cl_float2);
+  out_elem = d->kind == CLF_C2R ? sizeof (float) : sizeof (cl_float2);
+  default_layout (&d->in, in_row, ny);
+  default_layout (&d->out, out_row, ny);
+
+  /* the kernels index with 32-bit integers */
+  if (layout_bytes (&d->in, in_row, ny, d->batch, 1) > 0xffffffffu ||
+      layout_bytes (&d->out, out_row, ny, d->batch, 1) > 0xffffffffu ||
+      nx * ny * d->batch > 0x7fffffffu)
+    return clf_set_error (err, CLF_ERROR_INVALID_ARG,
+        "transform %zux%zu batch %zu is too large (more than 2^31 elements)",
+        nx, ny, d->batch);
+  (void) in_elem;
+  (void) out_elem;
+  return CLF_OK;
+}
+
+static ClfStatus
+build_passes (ClfPlan * plan, ClfError * err)
+{
+  const ClfPlanDesc *d = &plan->desc;
+  size_t nx = d->n[0], ny = d->n[1], half = nx / 2 + 1;
+  int inverse = d->direction == CLF_INVERSE;
+  float scale = d->normalize ? (float) (1.0 / ((double) nx * ny)) : 1.0f;
+  Axis rows, cols;
+  ClfStatus st;
+
+  if (d->dim == 1) {
+    rows = (Axis) {
+    nx, d->batch, addr_1level (d->in.offset, d->in.stride[0], d->in.dist),
+          addr_1level (d->out.offset, d->out.stride[0], d->out.dist),
+          BUF_IN, BUF_OUT, 0, ALL_ELEMENTS, scale};
+    if (inverse)
+      rows.flags |= CONJ_IN | CONJ_OUT;
+    if (d->kind == CLF_R2C) {
+      rows.flags |= IN_REAL;
+      rows.count = (cl_uint) half;
+    } else if (d->kind == CLF_C2R) {
+      rows.flags |= IN_HERMITIAN | OUT_REAL;
+    }
+    return add_axis (plan, &rows, err);
+  }
+
+  /* 2D: batch levels are (row or column, 2D batch) */
+  rows.n = nx;
+  rows.batch = ny * d->batch;
+  rows.scale = 1.0f;
+  rows.count = ALL_ELEMENTS;
+  cols.n = ny;
+  cols.scale = 1.0f;
+  cols.count = ALL_ELEMENTS;
+
+  if (d->kind == CLF_C2R) {
+    /* inverse columns of the half spectrum into scratch, then real rows */
+    int work = new_scratch (plan, half * ny * d->batch * sizeof (cl_float2),
+        err);
+    if (work < 0)
+      return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+    cols.batch = half * d->batch;
+    cols.in = (Addr) {
+    (cl_uint) d->in.offset, (cl_uint) d->in.stride[1],
+          (cl_uint) d->in.stride[0], (cl_uint) d->in.dist, 0,
+          (cl_uint) half, 0xffffffffu};
+    cols.out = (Addr) {
+    0, (cl_uint) half, 1, (cl_uint) (half * ny), 0, (cl_uint) half,
+          0xffffffffu};
+    cols.src = BUF_IN;
+    cols.dst = work;
+    cols.flags = CONJ_IN;
+    st = add_axis (plan, &cols, err);
+    if (st != CLF_OK)
+      return st;
+    rows.in = addr_1level (0, 1, half);
+    rows.out = (Addr) {
+    (cl_uint) d->out.offset, (cl_uint) d->out.stride[0],
+          (cl_uint) d->out.stride[1], (cl_uint) d->out.dist, 0,
+          (cl_uint) ny, 0xffffffffu};
+    rows.src = work;
+    rows.dst = BUF_OUT;
+    rows.flags = IN_HERMITIAN | CONJ_OUT | OUT_REAL;
+    rows.scale = scale;
+    return add_axis (plan, &rows, err);
+  }
+
+  rows.in = (Addr) {
+  (cl_uint) d->in.offset, (cl_uint) d->in.stride[0],
+        (cl_uint) d->in.stride[1], (cl_uint) d->in.dist, 0, (cl_uint) ny,
+        0xffffffffu};
+  rows.out = (Addr) {
+  (cl_uint) d->out.offset, (cl_uint) d->out.stride[0],
+        (cl_uint) d->out.stride[1], (cl_uint) d->out.dist, 0, (cl_uint) ny,
+        0xffffffffu};
+  rows.src = BUF_IN;
+  rows.dst = BUF_OUT;
+  rows.flags = inverse ? CONJ_IN : 0;
+  if (d->kind == CLF_R2C) {
+    rows.flags |= IN_REAL;
+    rows.count = (cl_uint) half;
+  }
+  st = add_axis (plan, &rows, err);
+  if (st != CLF_OK)
+    return st;
+
+  cols.batch = (d->kind == CLF_R2C ? half : nx) * d->batch;
+  cols.in = (Addr) {
+  (cl_uint) d->out.offset, (cl_uint) d->out.stride[1],
+        (cl_uint) d->out.stride[0], (cl_uint) d->out.dist, 0,
+        (cl_uint) (d->kind == CLF_R2C ? half : nx), 0xffffffffu};
+  cols.out = cols.in;
+  cols.src = BUF_OUT;
+  cols.dst = BUF_OUT;
+  cols.flags = inverse ? CONJ_OUT : 0;
+  cols.scale = scale;
+  return add_axis (plan, &cols, err);
+}
+
+ClfPlan *
+clf_plan_new (ClfContext * ctx, const ClfPlanDesc * desc, ClfError * err)
+{
+  ClfPlan *plan;
+  ClfStatus st;
+  static const char *kinds[] = { "c2c", "r2c", "c2r" };
+
+  if (!ctx || !desc) {
+    clf_set_error (err, CLF_ERROR_INVALID_ARG, "NULL context or description");
+    return NULL;
+  }
+  plan = calloc (1, sizeof (*plan));
+  if (!plan) {
+    clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
+    return NULL;
+  }
+  plan->ctx = clf_context_ref (ctx);
+  plan->desc = *desc;
+  plan->nbuffers = BUF_SCRATCH;
+  st = validate (&plan->desc, err);
+  if (st != CLF_OK)
+    goto fail;
+  snprintf (plan->description, sizeof (plan->description),
+      "%s %s %zux%zu batch %zu:", kinds[plan->desc.kind],
+      plan->desc.direction == CLF_INVERSE ? "inverse" : "forward",
+      plan->desc.n[0], plan->desc.n[1], plan->desc.batch);
+  {
+    size_t nx = plan->desc.n[0], ny = plan->desc.n[1], half = nx / 2 + 1;
+    ClfTransformKind k = plan->desc.kind;
+    plan->in_size = layout_bytes (&plan->desc.in, k == CLF_C2R ? half : nx,
+        ny, plan->desc.batch, k == CLF_R2C ? sizeof (float) :
+        sizeof (cl_float2));
+    plan->out_size = layout_bytes (&plan->desc.out, k == CLF_R2C ? half : nx,
+        ny, plan->desc.batch, k == CLF_C2R ? sizeof (float) :
+        sizeof (cl_float2));
+  }
+  st = build_passes (plan, err);
+  if (st != CLF_OK)
+    goto fail;
+  return plan;
+
+fail:
+  clf_plan_free (plan);
+  return NULL;
+}
+
+void
+clf_plan_free (ClfPlan * plan)
+{
+  if (!plan)
+    return;
+  for (int i = 0; i < plan->npasses; i++)
+    if (plan->passes[i].kernel)
+      clReleaseKernel (plan->passes[i].kernel);
+  for (int i = BUF_SCRATCH; i < plan->nbuffers; i++)
+    clReleaseMemObject (plan->buffers[i]);
+  for (int i = 0; i < plan->ntables; i++)
+    clReleaseMemObject (plan->tables[i]);
+  clf_context_unref (plan->ctx);
+  free (plan);
+}
+
+ClfStatus
+clf_plan_enqueue (ClfPlan * plan, cl_mem in, cl_mem out, ClfError * err)
+{
+  cl_command_queue q;
+
+  if (!plan || !in || !out)
+    return clf_set_error (err, CLF_ERROR_INVALID_ARG, "NULL plan or buffer");
+  {
+    size_t in_bytes = 0, out_bytes = 0;
+    clGetMemObjectInfo (in, CL_MEM_SIZE, sizeof (in_bytes), &in_bytes, NULL);
+    clGetMemObjectInfo (out, CL_MEM_SIZE, sizeof (out_bytes), &out_bytes,
+        NULL);
+    if (in_bytes < plan->in_size || out_bytes < plan->out_size)
+      return clf_set_error (err, CLF_ERROR_INVALID_ARG,
+          "buffers too small: input %zu < %zu or output %zu < %zu bytes",
+          in_bytes, plan->in_size, out_bytes, plan->out_size);
+  }
+  plan->buffers[BUF_IN] = in;
+  plan->buffers[BUF_OUT] = out;
+  q = clf_context_get_queue (plan->ctx);
+  for (int i = 0; i < plan->npasses; i++) {
+    Pass *p = &plan->passes[i];
+    cl_int e = SET_ARG (p->kernel, 0, plan->buffers[p->src]);
+    if (p->dst >= 0)
+      e |= SET_ARG (p->kernel, 1, plan->buffers[p->dst]);
+    if (e != CL_SUCCESS)
+      return clf_set_cl_error (err, e, "clSetKernelArg");
+    e = clEnqueueNDRangeKernel (q, p->kernel, p->work_dim, NULL, p->global,
+        p->local, 0, NULL, NULL);
+    if (e != CL_SUCCESS)
+      return clf_set_cl_error (err, e, "clEnqueueNDRangeKernel");
+  }
+  return CLF_OK;
+}
+
+const char *
+clf_plan_describe (ClfPlan * plan)
+{
+  return plan->description;
+}
+
+size_t
+clf_plan_input_size (ClfPlan * plan)
+{
+  return plan->in_size;
+}
+
+size_t
+clf_plan_output_size (ClfPlan * plan)
+{
+  return plan->out_size;
+}

@@ -1,0 +1,43 @@
+/* clf-private.h: helpers shared by the core's source files (not installed). */
+#ifndef __CLF_PRIVATE_H__
+#define __CLF_PRIVATE_H__
+
+#include "clf.h"
+
+#include <stdarg.h>
+
+/* from cl_ext.h (cl_khr_icd), returned by the ICD loader */
+#ifndef CL_PLATFORM_NOT_FOUND_KHR
+#define CL_PLATFORM_NOT_FOUND_KHR -1001
+#endif
+
+/* Sets err (if non-NULL) and returns code. */
+ClfStatus clf_set_error (ClfError * err, ClfStatus code, const char *fmt, ...)
+    __attribute__((format (printf, 3, 4)));
+
+/* Maps an OpenCL error of call `what` to a ClfStatus with message. */
+ClfStatus clf_set_cl_error (ClfError * err, cl_int clerr, const char *what);
+
+const char *clf_cl_error_name (cl_int clerr);
+
+/* Test hook: non-zero when the next device allocation must fail. */
+int clf_debug_should_fail_alloc (void);
+
+/* Program cache (clf-program-cache.c) */
+cl_program clf_program_build_cached (cl_context context, cl_device_id device,
+    const char *name, const char *source, const char *options,
+    ClfError * err);
+
+/* Largest transform length one fft_local work-group holds on ctx's device */
+size_t clf_context_local_fft_limit (ClfContext * ctx);
+size_t clf_context_max_work_group (ClfContext * ctx);
+
+/* Factorisation (clf-factor.c). Radices: 16, 8, 4, 2, 3, 5, 7, 11, 13. */
+#define CLF_MAX_STAGES 16
+int clf_factor_radices (size_t n, unsigned *radices, int max_stages);
+unsigned clf_radix_code (unsigned radix);
+int clf_is_smooth (size_t n);   /* all prime factors <= 13 */
+size_t clf_next_smooth (size_t n);      /* smallest 2^a 3^b 5^c 7^d >= n */
+size_t clf_four_step_split (size_t n, size_t limit);    /* N1 | n, or 0 */
+
+#endif

@@ -1,0 +1,262 @@
+/* clf-program-cache.c: builds programs, reusing binaries cached on disk. */
+#include "clf-private.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CACHE_MAGIC "CLFBIN01"
+
+static uint64_t
+fnv1a (uint64_t h, const void *data, size_t len)
+{
+  const unsigned char *p = data;
+  for (size_t i = 0; i < len; i++) {
+    h ^= p[i];
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+static uint64_t
+fnv1a_str (uint64_t h, const char *s)
+{
+  return fnv1a (h, s, strlen (s) + 1);
+}
+
+static void
+device_string (cl_device_id dev, cl_device_info what, char *buf, size_t size)
+{
+  buf[0] = '\0';
+  if (clGetDeviceInfo (dev, what, size, buf, NULL) != CL_SUCCESS)
+    buf[0] = '\0';
+  buf[size - 1] = '\0';
+}
+
+/* Directory for cached binaries, or NULL when caching is off
+ * (CLFFT_CACHE_DIR set to "" disables it). Returns malloc'ed path. */
+static char *
+cache_dir (void)
+{
+  const char *env = getenv ("CLFFT_CACHE_DIR");
+  const char *base;
+  char *path;
+
+  if (env)
+    return env[0] ? strdup (env) : NULL;
+  base = getenv ("XDG_CACHE_HOME");
+  if (base && base[0]) {
+    path = malloc (strlen (base) + 16);
+    if (path)
+      sprintf (path, "%s/gst-clfft", base);
+    return path;
+  }
+  base = getenv ("HOME");
+  if (!base || !base[0])
+    return NULL;
+  path = malloc (strlen (base) + 24);
+  if (path)
+    sprintf (path, "%s/.cache/gst-clfft", base);
+  return path;
+}
+
+static void
+make_dirs (char *path)
+{
+  for (char *p = path + 1; *p; p++) {
+    if (*p == '/') {
+      *p = '\0';
+      mkdir (path, 0755);
+      *p = '/';
+    }
+  }
+  mkdir (path, 0755);
+}
+
+static char *
+cache_file (cl_device_id device, const char *name, const char *source,
+    const char *options)
+{
+  char buf[1024], *dir, *file;
+  uint64_t h = 0xcbf29ce484222325ull;
+  cl_platform_id platform;
+
+  dir = cache_dir ();
+  if (!dir)
+    return NULL;
+  if (clGetDeviceInfo (device, CL_DEVICE_PLATFORM, sizeof (platform),
+          &platform, NULL) == CL_SUCCESS) {
+    buf[0] = '\0';
+    clGetPlatformInfo (platform, CL_PLATFORM_VERSION, sizeof (buf), buf, NULL);
+    buf[sizeof (buf) - 1] = '\0';
+    h = fnv1a_str (h, buf);
+  }
+  device_string (device, CL_DEVICE_NAME, buf, sizeof (buf));
+  h = fnv1a_str (h, buf);
+  device_string (device, CL_DRIVER_VERSION, buf, sizeof (buf));
+  h = fnv1a_str (h, buf);
+  device_string (device, CL_DEVICE_VERSION, buf, sizeof (buf));
+  h = fnv1a_str (h, buf);
+  h = fnv1a_str (h, options);
+  h = fnv1a_str (h, source);
+
+  file = malloc (strlen (dir) + strlen (name) + 40);
+  if (file)
+    sprintf (file, "%s/%s-%016llx.bin", dir, name, (unsigned long long) h);
+  free (dir);
+  return file;
+}
+
+/* Reads and validates a cache file; returns the binary (malloc) or NULL. */
+static unsigned char *
+read_cached_binary (const char *file, size_t *len)
+{
+  FILE *f = fopen (file, "rb");
+  char magic[8];
+  uint64_t size, sum;
+  unsigned char *bin = NULL;
+
+  if (!f)
+    return NULL;
+  if (fread (magic, 1, 8, f) != 8 || memcmp (magic, CACHE_MAGIC, 8) != 0 ||
+      fread (&size, sizeof (size), 1, f) != 1 ||
+      fread (&sum, sizeof (sum), 1, f) != 1 || size == 0 || size > (1u << 30))
+    goto out;
+  bin = malloc (size);
+  if (!bin)
+    goto out;
+  if (fread (bin, 1, size, f) != size ||
+      fnv1a (0xcbf29ce484222325ull, bin, size) != sum) {
+    free (bin);
+    bin = NULL;
+    goto out;
+  }
+  *len = size;
+out:
+  fclose (f);
+  return bin;
+}
+
+/* Best effort: a cache that cannot be written only costs a rebuild. */
+static void
+write_cached_binary (const char *file, cl_program program)
+{
+  size_t size = 0;
+  unsigned char *bin;
+  char *tmp, *dir;
+  FILE *f;
+  uint64_t size64, sum;
+  int ok;
+
+  if (clGetProgramInfo (program, CL_PROGRAM_BINARY_SIZES, sizeof (size),
+          &size, NULL) != CL_SUCCESS || size == 0)
+    return;
+  bin = malloc (size);
+  if (!bin)
+    return;
+  if (clGetProgramInfo (program, CL_PROGRAM_BINARIES, sizeof (bin), &bin,
+          NULL) != CL_SUCCESS) {
+    free (bin);
+    return;
+  }
+  dir = strdup (file);
+  if (dir && strrchr (dir, '/')) {
+    *strrchr (dir, '/') = '\0';
+    make_dirs (dir);
+  }
+  free (dir);
+
+  tmp = malloc (strlen (file) + 32);
+  if (!tmp) {
+    free (bin);
+    return;
+  }
+  sprintf (tmp, "%s.%ld.tmp", file, (long) getpid ());
+  f = fopen (tmp, "wb");
+  if (f) {
+    size64 = size;
+    sum = fnv1a (0xcbf29ce484222325ull, bin, size);
+    ok = fwrite (CACHE_MAGIC, 1, 8, f) == 8 &&
+        fwrite (&size64, sizeof (size64), 1, f) == 1 &&
+        fwrite (&sum, sizeof (sum), 1, f) == 1 &&
+        fwrite (bin, 1, size, f) == size;
+    ok = (fclose (f) == 0) && ok;
+    if (!ok || rename (tmp, file) != 0)
+      unlink (tmp);
+  }
+  free (tmp);
+  free (bin);
+}
+
+static ClfStatus
+build_log_error (ClfError * err, cl_program program, cl_device_id device,
+    const char *name, cl_int clerr)
+{
+  char *log = NULL;
+  size_t len = 0;
+
+  clGetProgramBuildInfo (program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
+  if (len > 0 && (log = malloc (len + 1))) {
+    if (clGetProgramBuildInfo (program, device, CL_PROGRAM_BUILD_LOG, len, log,
+            NULL) != CL_SUCCESS)
+      log[0] = '\0';
+    log[len] = '\0';
+  }
+  clf_set_error (err, CLF_ERROR_BUILD, "building kernels/%s.cl: %s (%d)\n%s",
+      name, clf_cl_error_name (clerr), (int) clerr, log ? log : "");
+  free (log);
+  return CLF_ERROR_BUILD;
+}
+
+cl_program
+clf_program_build_cached (cl_context context, cl_device_id device,
+    const char *name, const char *source, const char *options,
+    ClfError * err)
+{
+  char *file = cache_file (device, name, source, options);
+  cl_program program = NULL;
+  cl_int clerr;
+
+  if (file) {
+    size_t len = 0;
+    unsigned char *bin = read_cached_binary (file, &len);
+    if (bin) {
+      const unsigned char *bins[1] = { bin };
+      cl_int status = CL_SUCCESS;
+      program = clCreateProgramWithBinary (context, 1, &device, &len, bins,
+          &status, &clerr);
+      if (program && (clerr != CL_SUCCESS || status != CL_SUCCESS ||
+              clBuildProgram (program, 1, &device, options, NULL,
+                  NULL) != CL_SUCCESS)) {
+        /* stale or corrupt binary: rebuild from source below */
+        clReleaseProgram (program);
+        program = NULL;
+      }
+      free (bin);
+    }
+  }
+
+  if (!program) {
+    program = clCreateProgramWithSource (context, 1, &source, NULL, &clerr);
+    if (!program) {
+      clf_set_cl_error (err, clerr, "clCreateProgramWithSource");
+      free (file);
+      return NULL;
+    }
+    clerr = clBuildProgram (program, 1, &device, options, NULL, NULL);
+    if (clerr != CL_SUCCESS) {
+      build_log_error (err, program, device, name, clerr);
+      clReleaseProgram (program);
+      free (file);
+      return NULL;
+    }
+    if (file)
+      write_cached_binary (file, program);
+  }
+  free (file);
+  return program;
+}

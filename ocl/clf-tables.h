@@ -1,0 +1,19 @@
+/* clf-tables.h: host-side tables (float2 arrays computed in double). */
+#ifndef __CLF_TABLES_H__
+#define __CLF_TABLES_H__
+
+#include <stddef.h>
+
+/* exp(-2 pi i m/n), m < n: 2n floats (malloc), NULL on OOM */
+float *clf_twiddle_table (size_t n);
+
+/* Two-level table for m < n: entries [0, L) = exp(-2 pi i l/n) and
+ * [L, L+H) = exp(-2 pi i h L/n), L = 2^shift ~ sqrt(n). */
+float *clf_split_twiddle_table (size_t n, unsigned *shift, size_t *entries);
+
+/* Bluestein: chirp[j] = exp(-i pi j^2/n) (n entries) and the length-m
+ * spectrum of the conjugate chirp filter divided by m. 0 or -1 (OOM). */
+int clf_bluestein_tables (size_t n, size_t m, float **chirp,
+    float **filter);
+
+#endif

@@ -1,0 +1,137 @@
+/* clf.h: public API of the gst-clfft OpenCL FFT core (no GStreamer types). */
+#ifndef __CLF_H__
+#define __CLF_H__
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum
+{
+  CLF_OK = 0,
+  CLF_ERROR_NO_PLATFORM,        /* no OpenCL platform / ICD installed */
+  CLF_ERROR_NO_DEVICE,          /* no device matches the request */
+  CLF_ERROR_BUILD,              /* kernel build failed; message holds the log */
+  CLF_ERROR_OUT_OF_MEMORY,      /* device or host allocation failed */
+  CLF_ERROR_INVALID_ARG,        /* bad length, stride, batch, NULL buffer ... */
+  CLF_ERROR_UNSUPPORTED,        /* valid request the core cannot do */
+  CLF_ERROR_OPENCL              /* any other OpenCL failure; message names the call */
+} ClfStatus;
+
+typedef struct
+{
+  ClfStatus code;
+  char message[2048];
+} ClfError;
+
+const char *clf_status_name (ClfStatus code);
+
+/* ---- Context: one device, one in-order queue, cached programs ---------- */
+
+typedef struct _ClfContext ClfContext;
+
+/* device_spec: NULL or "" = $CLFFT_DEVICE if set, else the first GPU, else
+ * the first device of any kind. Otherwise "gpu", "cpu", "P:D" (platform and
+ * device indices as listed by clf_list_devices), or a case-insensitive
+ * substring of "platform name / device name". */
+ClfContext *clf_context_new (const char *device_spec, ClfError * err);
+ClfContext *clf_context_ref (ClfContext * ctx);
+void clf_context_unref (ClfContext * ctx);
+
+cl_context clf_context_get_cl_context (ClfContext * ctx);
+cl_command_queue clf_context_get_queue (ClfContext * ctx);
+cl_device_id clf_context_get_device (ClfContext * ctx);
+const char *clf_context_get_device_name (ClfContext * ctx);
+const char *clf_context_get_platform_name (ClfContext * ctx);
+/* "platform name / device name (P:D)", for messages */
+const char *clf_context_describe (ClfContext * ctx);
+
+/* Program for one of the embedded kernels/NAME.cl files (e.g. "fft"),
+ * built once per context and cached on disk. Owned by the context. */
+cl_program clf_context_get_program (ClfContext * ctx, const char *name,
+    ClfError * err);
+/* A new kernel object from that program (caller releases it). */
+cl_kernel clf_context_create_kernel (ClfContext * ctx, const char *program,
+    const char *kernel_name, ClfError * err);
+/* clCreateBuffer with errors mapped to ClfStatus (and the test hook). */
+cl_mem clf_context_alloc (ClfContext * ctx, cl_mem_flags flags, size_t size,
+    ClfError * err);
+
+/* Lists every platform/device as lines "P:D  type  platform / device\n".
+ * Returns a malloc'ed string (free it), or NULL with err set. */
+char *clf_list_devices (ClfError * err);
+
+/* ---- Plans ------------------------------------------------------------- */
+
+typedef enum
+{
+  CLF_C2C = 0,                  /* complex -> complex, either direction */
+  CLF_R2C,                      /* real -> half spectrum (n[0]/2+1 bins), forward */
+  CLF_C2R                       /* half spectrum -> real, inverse */
+} ClfTransformKind;
+
+typedef enum
+{
+  CLF_FORWARD = 0,              /* exp(-2 pi i jk/N) */
+  CLF_INVERSE = 1               /* exp(+2 pi i jk/N), unscaled unless normalize */
+} ClfDirection;
+
+/* Layout of one side (input or output). Units are elements of that side:
+ * float2 for complex data, float for real data. A zero stride/dist means
+ * "packed": stride[0] = 1, stride[1] = row length (n[0], or n[0]/2+1 for a
+ * half spectrum), dist = one whole transform. */
+typedef struct
+{
+  size_t offset;
+  size_t stride[2];             /* [0] along x, [1] along y (2D only) */
+  size_t dist;                  /* between transforms of a batch */
+} ClfLayout;
+
+typedef struct
+{
+  ClfTransformKind kind;
+  ClfDirection direction;       /* C2C only; R2C is forward, C2R inverse */
+  unsigned dim;                 /* 1 or 2 */
+  size_t n[2];                  /* n[0] = x (contiguous) length, n[1] = y */
+  size_t batch;                 /* >= 1 */
+  ClfLayout in, out;
+  int normalize;                /* multiply by 1/(n[0]*n[1]) */
+} ClfPlanDesc;
+
+typedef struct _ClfPlan ClfPlan;
+
+/* Fills desc with a packed 1D/2D plan description (dim from ny: 0 = 1D). */
+void clf_plan_desc_init (ClfPlanDesc * desc, ClfTransformKind kind,
+    ClfDirection direction, size_t nx, size_t ny, size_t batch);
+
+ClfPlan *clf_plan_new (ClfContext * ctx, const ClfPlanDesc * desc,
+    ClfError * err);
+void clf_plan_free (ClfPlan * plan);
+
+/* Enqueues the transform on the context queue; in == out is in place.
+ * Does not wait: use clFinish or a blocking read. One thread at a time
+ * per plan. */
+ClfStatus clf_plan_enqueue (ClfPlan * plan, cl_mem in, cl_mem out,
+    ClfError * err);
+
+/* Human-readable summary: algorithm, radices, passes (for logs). */
+const char *clf_plan_describe (ClfPlan * plan);
+
+/* Bytes each side of the plan touches, for allocating buffers. */
+size_t clf_plan_input_size (ClfPlan * plan);
+size_t clf_plan_output_size (ClfPlan * plan);
+
+/* ---- Test hooks -------------------------------------------------------- */
+
+/* Make the n-th following device allocation (0 = the next) fail with
+ * CLF_ERROR_OUT_OF_MEMORY; -1 disables. Process-wide. */
+void clf_debug_fail_alloc_after (int n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* __CLF_H__ */

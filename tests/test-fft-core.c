@@ -1,0 +1,480 @@
+/* test-fft-core.c: the FFT core against double-precision references. */
+#include "core-harness.h"
+#include "reference.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Error bounds from the issue: float32 transforms of lengths made of the
+ * supported radices stay within 4e-7 relative RMS; Bluestein adds two
+ * transforms of about twice the length and the chirp products. */
+#define BOUND_SMOOTH 4e-7
+#define BOUND_BLUESTEIN 1.5e-6
+
+static int
+is_smooth13 (size_t n)
+{
+  static const size_t p[] = { 2, 3, 5, 7, 11, 13 };
+  for (int i = 0; i < 6; i++)
+    while (n % p[i] == 0)
+      n /= p[i];
+  return n == 1;
+}
+
+static double
+bound_for (size_t nx, size_t ny)
+{
+  return is_smooth13 (nx) && is_smooth13 (ny) ? BOUND_SMOOTH : BOUND_BLUESTEIN;
+}
+
+static size_t
+layout_index (const ClfLayout * l, size_t x, size_t y, size_t b)
+{
+  return l->offset + x * l->stride[0] + y * l->stride[1] + b * l->dist;
+}
+
+/* Runs the plan described by d on random data and compares every transform
+ * of the batch with the reference (FFTW, or the naive DFT when naive is set
+ * and the transform is 1D). Returns the largest relative RMS error. */
+static double
+run_case (const ClfPlanDesc * desc, int naive, int in_place)
+{
+  ClfContext *ctx = harness_context ();
+  ClfError err = { 0, };
+  ClfPlanDesc d = *desc;
+  ClfPlan *plan;
+  size_t nx = d.n[0], ny = d.dim == 2 ? d.n[1] : 1, half = nx / 2 + 1;
+  size_t total = nx * ny, in_bytes, out_bytes;
+  int real_in = d.kind == CLF_R2C, real_out = d.kind == CLF_C2R;
+  float *in_host, *out_host;
+  double *x, *ref, worst = 0;
+  cl_mem in_mem, out_mem;
+  int sign = d.direction == CLF_INVERSE || d.kind == CLF_C2R ? 1 : -1;
+
+  plan = clf_plan_new (ctx, &d, &err);
+  CHECK (plan != NULL, "plan %zux%zu batch %zu kind %d: %s", nx, ny, d.batch,
+      d.kind, err.message);
+  if (!plan)
+    return INFINITY;
+  /* the plan filled in packed defaults: read them back through a copy */
+  d = *desc;
+  {
+    size_t in_row = d.kind == CLF_C2R ? half : nx;
+    size_t out_row = d.kind == CLF_R2C ? half : nx;
+    if (!d.in.stride[0])
+      d.in.stride[0] = 1;
+    if (!d.in.stride[1])
+      d.in.stride[1] = in_row * d.in.stride[0];
+    if (!d.in.dist)
+      d.in.dist = ny > 1 ? d.in.stride[1] * ny : in_row * d.in.stride[0];
+    if (!d.out.stride[0])
+      d.out.stride[0] = 1;
+    if (!d.out.stride[1])
+      d.out.stride[1] = out_row * d.out.stride[0];
+    if (!d.out.dist)
+      d.out.dist = ny > 1 ? d.out.stride[1] * ny : out_row * d.out.stride[0];
+  }
+  in_bytes = clf_plan_input_size (plan);
+  out_bytes = clf_plan_output_size (plan);
+  if (in_place && out_bytes > in_bytes)
+    in_bytes = out_bytes;
+
+  in_host = calloc (1, in_bytes);
+  out_host = calloc (1, in_place ? in_bytes : out_bytes);
+  x = malloc (2 * sizeof (double) * total);
+  ref = malloc (2 * sizeof (double) * total);
+
+  /* input: random values at the layout's positions, garbage elsewhere */
+  ref_fill_random (in_host, in_bytes / sizeof (float), (unsigned) (nx * 31 +
+          ny));
+  if (real_out) {
+    /* a half spectrum must come from a real signal to be consistent */
+    float *sig = malloc (sizeof (float) * total);
+    for (size_t b = 0; b < d.batch; b++) {
+      ref_fill_random (sig, total, (unsigned) (b + 7));
+      for (size_t i = 0; i < total; i++) {
+        x[2 * i] = sig[i];
+        x[2 * i + 1] = 0;
+      }
+      ref_fft (x, ref, nx, ny, -1);
+      for (size_t y = 0; y < ny; y++)
+        for (size_t k = 0; k < half; k++) {
+          size_t i = layout_index (&d.in, k, y, b);
+          in_host[2 * i] = (float) ref[2 * (y * nx + k)];
+          in_host[2 * i + 1] = (float) ref[2 * (y * nx + k) + 1];
+        }
+    }
+    free (sig);
+  }
+
+  in_mem = harness_buffer (in_bytes, in_host);
+  out_mem = in_place ? in_mem : harness_buffer (out_bytes, NULL);
+  {
+    ClfStatus st = clf_plan_enqueue (plan, in_mem, out_mem, &err);
+    CHECK (st == CLF_OK, "enqueue: %s", err.message);
+  }
+  harness_read (out_mem, in_place ? in_bytes : out_bytes, out_host);
+
+  for (size_t b = 0; b < d.batch; b++) {
+    double e;
+    /* gather the logical input of transform b */
+    for (size_t y = 0; y < ny; y++)
+      for (size_t k = 0; k < nx; k++) {
+        size_t li = y * nx + k;
+        if (real_in) {
+          x[2 * li] = in_host[layout_index (&d.in, k, y, b)];
+          x[2 * li + 1] = 0;
+        } else if (real_out) {
+          /* expand the half spectrum (conjugate symmetry in 2D) */
+          size_t kk = k, yy = y;
+          int conj = 0;
+          if (k >= half) {
+            kk = nx - k;
+            yy = (ny - y) % ny;
+            conj = 1;
+          }
+          size_t i = layout_index (&d.in, kk, yy, b);
+          x[2 * li] = in_host[2 * i];
+          x[2 * li + 1] = conj ? -in_host[2 * i + 1] : in_host[2 * i + 1];
+        } else {
+          size_t i = layout_index (&d.in, k, y, b);
+          x[2 * li] = in_host[2 * i];
+          x[2 * li + 1] = in_host[2 * i + 1];
+        }
+      }
+    if (naive && ny == 1)
+      ref_dft (x, ref, nx, sign);
+    else
+      ref_fft (x, ref, nx, ny, sign);
+    if (d.normalize)
+      for (size_t i = 0; i < 2 * total; i++)
+        ref[i] /= (double) total;
+
+    /* gather the output and compare */
+    {
+      size_t cols = d.kind == CLF_R2C ? half : nx;
+      size_t cnt = cols * ny;
+      float *got = malloc (2 * sizeof (float) * cnt);
+      double *want = malloc (2 * sizeof (double) * cnt);
+      for (size_t y = 0; y < ny; y++)
+        for (size_t k = 0; k < cols; k++) {
+          size_t gi = y * cols + k, o = layout_index (&d.out, k, y, b);
+          if (real_out) {
+            got[2 * gi] = out_host[o];
+            got[2 * gi + 1] = 0;
+            want[2 * gi] = ref[2 * (y * nx + k)];
+            want[2 * gi + 1] = 0;
+          } else {
+            got[2 * gi] = out_host[2 * o];
+            got[2 * gi + 1] = out_host[2 * o + 1];
+            want[2 * gi] = ref[2 * (y * nx + k)];
+            want[2 * gi + 1] = ref[2 * (y * nx + k) + 1];
+          }
+        }
+      e = ref_rel_rms_err (got, want, cnt);
+      free (got);
+      free (want);
+    }
+    if (!(e <= worst))
+      worst = e;
+  }
+
+  if (!in_place)
+    clReleaseMemObject (out_mem);
+  clReleaseMemObject (in_mem);
+  clf_plan_free (plan);
+  free (in_host);
+  free (out_host);
+  free (x);
+  free (ref);
+  return worst;
+}
+
+static double
+run_simple (ClfTransformKind kind, ClfDirection dir, size_t nx, size_t ny,
+    size_t batch)
+{
+  ClfPlanDesc d;
+  clf_plan_desc_init (&d, kind, dir, nx, ny, batch);
+  return run_case (&d, 0, 0);
+}
+
+static void
+check_err (const char *what, size_t nx, size_t ny, double e)
+{
+  double bound = bound_for (nx, ny);
+  CHECK (e <= bound, "%s %zux%zu: rel RMS error %.3g > %.3g", what, nx, ny,
+      e, bound);
+}
+
+static void
+test_every_length_to_1024 (void)
+{
+  double worst = 0;
+  for (size_t n = 1; n <= 1024; n++) {
+    ClfPlanDesc d;
+    double e;
+    clf_plan_desc_init (&d, CLF_C2C, n % 2 ? CLF_INVERSE : CLF_FORWARD, n, 0,
+        2);
+    /* the naive DFT checks FFTW too at small lengths */
+    e = run_case (&d, n <= 64, 0);
+    check_err ("c2c", n, 1, e);
+    if (e > worst)
+      worst = e;
+  }
+  printf ("# every N 1..1024: worst rel RMS %.3g\n", worst);
+}
+
+static void
+test_real_every_length_to_256 (void)
+{
+  for (size_t n = 1; n <= 256; n++) {
+    check_err ("r2c", n, 1, run_simple (CLF_R2C, CLF_FORWARD, n, 0, 3));
+    check_err ("c2r", n, 1, run_simple (CLF_C2R, CLF_INVERSE, n, 0, 3));
+  }
+}
+
+static void
+test_powers_of_two (void)
+{
+  for (int e = 1; e <= 20; e++) {
+    size_t n = (size_t) 1 << e;
+    double err = run_simple (CLF_C2C, CLF_FORWARD, n, 0, e < 12 ? 4 : 1);
+    printf ("# 2^%d: rel RMS %.3g\n", e, err);
+    check_err ("pow2", n, 1, err);
+  }
+}
+
+static void
+test_smooth_sizes (void)
+{
+  static const size_t sizes[] = { 1000, 1080, 1920, 2160, 3840, 4095, 6720,
+    44100, 48000
+  };
+  for (size_t i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++) {
+    double e = run_simple (CLF_C2C, CLF_FORWARD, sizes[i], 0, 2);
+    printf ("# %zu: rel RMS %.3g\n", sizes[i], e);
+    check_err ("smooth", sizes[i], 1, e);
+    check_err ("smooth inverse", sizes[i], 1, run_simple (CLF_C2C,
+            CLF_INVERSE, sizes[i], 0, 1));
+  }
+}
+
+static void
+test_primes (void)
+{
+  static const size_t sizes[] = { 17, 1009, 8191, 65537 };
+  for (size_t i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++) {
+    double e = run_simple (CLF_C2C, CLF_FORWARD, sizes[i], 0, 2);
+    printf ("# prime %zu: rel RMS %.3g\n", sizes[i], e);
+    check_err ("prime", sizes[i], 1, e);
+    check_err ("prime r2c", sizes[i], 1, run_simple (CLF_R2C, CLF_FORWARD,
+            sizes[i], 0, 1));
+    check_err ("prime c2r", sizes[i], 1, run_simple (CLF_C2R, CLF_INVERSE,
+            sizes[i], 0, 1));
+  }
+}
+
+static void
+test_2d (void)
+{
+  static const size_t sizes[][2] = { {1, 1}, {7, 5}, {64, 48}, {17, 19},
+  {1920, 1080}, {3840, 2160}
+  };
+  for (size_t i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++) {
+    size_t nx = sizes[i][0], ny = sizes[i][1];
+    double e = run_simple (CLF_C2C, CLF_FORWARD, nx, ny, 1);
+    printf ("# 2D %zux%zu: rel RMS %.3g\n", nx, ny, e);
+    check_err ("2d c2c", nx, ny, e);
+    if (nx * ny < 3000000) {
+      check_err ("2d inverse", nx, ny, run_simple (CLF_C2C, CLF_INVERSE, nx,
+              ny, 2));
+      check_err ("2d r2c", nx, ny, run_simple (CLF_R2C, CLF_FORWARD, nx, ny,
+              2));
+      check_err ("2d c2r", nx, ny, run_simple (CLF_C2R, CLF_INVERSE, nx, ny,
+              2));
+    }
+  }
+}
+
+static void
+test_strided_batched (void)
+{
+  ClfPlanDesc d;
+
+  /* interleaved channels: element stride 3, distance 1, offset 5 */
+  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 360, 0, 3);
+  d.in.offset = 5;
+  d.in.stride[0] = 3;
+  d.in.dist = 1;
+  d.out.stride[0] = 1;
+  d.out.dist = 400;
+  check_err ("strided c2c", 360, 1, run_case (&d, 0, 0));
+
+  /* the same with a length that needs two passes */
+  clf_plan_desc_init (&d, CLF_C2C, CLF_INVERSE, 48000, 0, 2);
+  d.in.stride[0] = 2;
+  d.in.dist = 1;
+  d.out.offset = 3;
+  d.out.dist = 48010;
+  check_err ("strided four-step", 48000, 1, run_case (&d, 0, 0));
+
+  /* Bluestein with strides */
+  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 1009, 0, 2);
+  d.in.stride[0] = 2;
+  d.in.dist = 1;
+  d.out.stride[0] = 2;
+  d.out.dist = 1;
+  check_err ("strided bluestein", 1009, 1, run_case (&d, 0, 0));
+
+  /* R2C of interleaved stereo into padded rows */
+  clf_plan_desc_init (&d, CLF_R2C, CLF_FORWARD, 1022, 0, 2);
+  d.in.stride[0] = 2;
+  d.in.dist = 1;
+  d.out.dist = 600;
+  check_err ("strided r2c", 1022, 1, run_case (&d, 0, 0));
+
+  /* 2D batch with padded rows */
+  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 30, 20, 3);
+  d.in.stride[1] = 32;
+  d.in.dist = 32 * 21;
+  d.out.stride[1] = 31;
+  d.out.dist = 31 * 20 + 4;
+  check_err ("2d padded batch", 30, 20, run_case (&d, 0, 0));
+
+  /* large batch of small transforms */
+  check_err ("batch 4096", 64, 1, run_simple (CLF_C2C, CLF_FORWARD, 64, 0,
+          4096));
+}
+
+static void
+test_in_place (void)
+{
+  static const size_t sizes[] = { 8, 1000, 6720, 1009, 65536 };
+  for (size_t i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++) {
+    ClfPlanDesc d;
+    clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, sizes[i], 0, 2);
+    check_err ("in place", sizes[i], 1, run_case (&d, 0, 1));
+  }
+  {
+    ClfPlanDesc d;
+    clf_plan_desc_init (&d, CLF_C2C, CLF_INVERSE, 640, 480, 1);
+    check_err ("2d in place", 640, 480, run_case (&d, 0, 1));
+  }
+}
+
+/* inverse(forward(x)) / N = x, through the normalize flag */
+static void
+test_round_trip (void)
+{
+  static const size_t sizes[] = { 1, 2, 3, 97, 1024, 1080, 6720, 65537 };
+  ClfContext *ctx = harness_context ();
+  for (size_t i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++) {
+    size_t n = sizes[i];
+    ClfPlanDesc fd, id;
+    ClfError err = { 0, };
+    ClfPlan *f, *inv;
+    float *x = malloc (2 * sizeof (float) * n), *y =
+        malloc (2 * sizeof (float) * n);
+    double *xd = malloc (2 * sizeof (double) * n);
+    cl_mem mem;
+
+    ref_fill_random (x, 2 * n, (unsigned) n);
+    for (size_t j = 0; j < 2 * n; j++)
+      xd[j] = x[j];
+    clf_plan_desc_init (&fd, CLF_C2C, CLF_FORWARD, n, 0, 1);
+    clf_plan_desc_init (&id, CLF_C2C, CLF_INVERSE, n, 0, 1);
+    id.normalize = 1;
+    f = clf_plan_new (ctx, &fd, &err);
+    inv = clf_plan_new (ctx, &id, &err);
+    CHECK (f && inv, "round trip plans %zu: %s", n, err.message);
+    if (f && inv) {
+      double e;
+      mem = harness_buffer (2 * sizeof (float) * n, x);
+      clf_plan_enqueue (f, mem, mem, &err);
+      clf_plan_enqueue (inv, mem, mem, &err);
+      harness_read (mem, 2 * sizeof (float) * n, y);
+      clReleaseMemObject (mem);
+      e = ref_rel_rms_err (y, xd, n);
+      /* two transforms: twice the single-transform bound */
+      CHECK (e <= 2 * bound_for (n, 1), "round trip %zu: %.3g", n, e);
+    }
+    clf_plan_free (f);
+    clf_plan_free (inv);
+    free (x);
+    free (y);
+    free (xd);
+  }
+}
+
+static void
+test_errors (void)
+{
+  ClfContext *ctx = harness_context ();
+  ClfPlanDesc d;
+  ClfError err = { 0, };
+  ClfPlan *plan;
+
+  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 0, 0, 1);
+  plan = clf_plan_new (ctx, &d, &err);
+  CHECK (!plan && err.code == CLF_ERROR_INVALID_ARG, "length 0 accepted");
+
+  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 16, 0, 0);
+  plan = clf_plan_new (ctx, &d, &err);
+  CHECK (!plan && err.code == CLF_ERROR_INVALID_ARG, "batch 0 accepted");
+
+  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 1u << 20, 1u << 12, 1);
+  plan = clf_plan_new (ctx, &d, &err);
+  CHECK (!plan && err.code == CLF_ERROR_INVALID_ARG,
+      "2^32 elements accepted");
+
+  d.dim = 3;
+  plan = clf_plan_new (ctx, &d, &err);
+  CHECK (!plan && err.code == CLF_ERROR_INVALID_ARG, "dim 3 accepted");
+
+  /* an allocation failure comes back as an error, and the next plan works */
+  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 1009, 0, 1);
+  clf_debug_fail_alloc_after (1);
+  plan = clf_plan_new (ctx, &d, &err);
+  CHECK (!plan && err.code == CLF_ERROR_OUT_OF_MEMORY,
+      "injected allocation failure not reported (code %d)", err.code);
+  clf_debug_fail_alloc_after (-1);
+  plan = clf_plan_new (ctx, &d, &err);
+  CHECK (plan != NULL, "plan after failure: %s", err.message);
+  clf_plan_free (plan);
+
+  /* a buffer too small for the plan is refused, not overrun */
+  {
+    cl_mem small = harness_buffer (64, NULL);
+    clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 1024, 0, 1);
+    plan = clf_plan_new (ctx, &d, &err);
+    CHECK (plan && clf_plan_enqueue (plan, small, small,
+            &err) == CLF_ERROR_INVALID_ARG, "small buffer accepted");
+    clf_plan_free (plan);
+    clReleaseMemObject (small);
+  }
+
+  /* a device spec that matches nothing */
+  {
+    ClfContext *none = clf_context_new ("no-such-device-xyz", &err);
+    CHECK (!none && err.code == CLF_ERROR_NO_DEVICE,
+        "unknown device accepted");
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  harness_context ();
+  harness_run ("errors", test_errors);
+  harness_run ("every length 1..1024", test_every_length_to_1024);
+  harness_run ("real every length 1..256", test_real_every_length_to_256);
+  harness_run ("powers of two to 2^20", test_powers_of_two);
+  harness_run ("smooth sizes", test_smooth_sizes);
+  harness_run ("primes (Bluestein)", test_primes);
+  harness_run ("2D", test_2d);
+  harness_run ("strided and batched", test_strided_batched);
+  harness_run ("in place", test_in_place);
+  harness_run ("round trip", test_round_trip);
+  return harness_finish ();
+}

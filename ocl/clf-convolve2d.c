@@ -1,0 +1,799 @@
+/* clf-convolve2d.c: frequency-domain 2D convolution of 8/16-bit image frames on the device. */
+#include "clf-convolve2d.h"
+#include "clf-private.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Kernels index the padded grid with int */
+#define MAX_GRID_LENGTH ((size_t) 1 << 30)
+
+/* Channels that share a size and a kernel: one batched R2C/C2R pair. */
+typedef struct
+{
+  size_t width, height;
+  unsigned kernel;
+  size_t kw, kh, cx, cy;        /* kernel extent and centre */
+  size_t nx, ny;                /* padded grid */
+  size_t batch;
+  unsigned channels[CLF_CONVOLVE2D_MAX_CHANNELS];
+
+  ClfPlan *fwd, *inv;
+  cl_mem grid;                  /* [batch][ny][nx] real */
+  cl_mem spec;                  /* [batch][ny][nx/2+1] complex */
+  cl_mem kspec;                 /* [ny][nx/2+1] complex, scaled 1/(nx ny) */
+
+  /* what kspec holds, to skip recomputing it */
+  int kspec_valid;
+  ClfKernelShape kshape;
+  double kradius;
+  float *ktaps;
+  size_t ktaps_w, ktaps_h;
+} Group;
+
+struct _ClfConvolve2d
+{
+  ClfContext *ctx;
+  cl_kernel unpack, pack, place_separable, place_disk, place_taps,
+      scale_spectrum, multiply_spectrum;
+
+  int configured;
+  ClfFrameLayout2d layout;
+  size_t plane_offset[CLF_CONVOLVE2D_MAX_PLANES];
+  size_t raw_bytes;
+  cl_mem raw;                   /* the frame's planes, packed */
+
+  unsigned n_groups;
+  Group groups[CLF_CONVOLVE2D_MAX_CHANNELS];
+
+  size_t device_bytes;
+  char description[512];
+};
+
+void
+clf_kernel2d_extent (const ClfKernel2d * k, size_t *width, size_t *height,
+    size_t *cx, size_t *cy)
+{
+  size_t c;
+
+  if (k->shape == CLF_KERNEL_TAPS) {
+    *width = k->width;
+    *height = k->height;
+    *cx = k->width / 2;
+    *cy = k->height / 2;
+    return;
+  }
+  c = (size_t) (k->shape == CLF_KERNEL_GAUSSIAN ? ceil (k->radius) :
+      floor (k->radius));
+  *width = *height = 2 * c + 1;
+  *cx = *cy = c;
+}
+
+size_t
+clf_convolve2d_padded_length (size_t frame, size_t kernel, int even_only)
+{
+  size_t n = clf_next_smooth (frame + kernel - 1);
+
+  while (even_only && n % 2 != 0)
+    n = clf_next_smooth (n + 1);
+  return n;
+}
+
+size_t
+clf_convolve2d_get_device_bytes (ClfConvolve2d * conv)
+{
+  return conv->device_bytes;
+}
+
+const char *
+clf_convolve2d_describe (ClfConvolve2d * conv)
+{
+  return conv->description;
+}
+
+static void
+release_mem (cl_mem * mem)
+{
+  if (*mem)
+    clReleaseMemObject (*mem);
+  *mem = NULL;
+}
+
+static size_t
+group_bytes (size_t nx, size_t ny, size_t batch, size_t *largest)
+{
+  size_t grid = batch * nx * ny * sizeof (cl_float);
+  size_t spec = batch * (nx / 2 + 1) * ny * sizeof (cl_float2);
+  size_t kspec = (nx / 2 + 1) * ny * sizeof (cl_float2);
+
+  if (largest) {
+    *largest = grid > *largest ? grid : *largest;
+    *largest = spec > *largest ? spec : *largest;
+  }
+  return grid + spec + kspec;
+}
+
+static void
+group_clear (ClfConvolve2d * conv, Group * g)
+{
+  if (g->fwd)
+    clf_plan_free (g->fwd);
+  if (g->inv)
+    clf_plan_free (g->inv);
+  g->fwd = g->inv = NULL;
+  if (g->grid || g->spec || g->kspec)
+    conv->device_bytes -= group_bytes (g->nx, g->ny, g->batch, NULL);
+  release_mem (&g->grid);
+  release_mem (&g->spec);
+  release_mem (&g->kspec);
+  free (g->ktaps);
+  g->ktaps = NULL;
+  g->kspec_valid = 0;
+}
+
+ClfConvolve2d *
+clf_convolve2d_new (ClfContext * ctx, ClfError * err)
+{
+  ClfConvolve2d *conv = calloc (1, sizeof (ClfConvolve2d));
+  struct
+  {
+    cl_kernel *slot;
+    const char *name;
+  } kernels[] = {
+    {&conv->unpack, "unpack_channel"},
+    {&conv->pack, "pack_channel"},
+    {&conv->place_separable, "place_separable"},
+    {&conv->place_disk, "place_disk"},
+    {&conv->place_taps, "place_taps"},
+    {&conv->scale_spectrum, "scale_spectrum"},
+    {&conv->multiply_spectrum, "multiply_spectrum"},
+  };
+
+  if (!conv) {
+    clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "out of host memory");
+    return NULL;
+  }
+  conv->ctx = clf_context_ref (ctx);
+  for (size_t i = 0; i < sizeof (kernels) / sizeof (kernels[0]); i++) {
+    *kernels[i].slot = clf_context_create_kernel (ctx, "convolve2d",
+        kernels[i].name, err);
+    if (!*kernels[i].slot) {
+      clf_convolve2d_free (conv);
+      return NULL;
+    }
+  }
+  snprintf (conv->description, sizeof (conv->description), "unconfigured");
+  return conv;
+}
+
+void
+clf_convolve2d_free (ClfConvolve2d * conv)
+{
+  cl_kernel *kernels[] = { &conv->unpack, &conv->pack,
+    &conv->place_separable, &conv->place_disk, &conv->place_taps,
+    &conv->scale_spectrum, &conv->multiply_spectrum
+  };
+
+  if (!conv)
+    return;
+  for (unsigned i = 0; i < conv->n_groups; i++)
+    group_clear (conv, &conv->groups[i]);
+  release_mem (&conv->raw);
+  for (size_t i = 0; i < sizeof (kernels) / sizeof (kernels[0]); i++)
+    if (*kernels[i])
+      clReleaseKernel (*kernels[i]);
+  clf_context_unref (conv->ctx);
+  free (conv);
+}
+
+/* ---- launching ---------------------------------------------------------- */
+
+#define SET_ARG(k, i, v, what) \
+  if ((ret = clSetKernelArg (k, i, sizeof (v), &(v))) != CL_SUCCESS) \
+    return clf_set_cl_error (err, ret, "clSetKernelArg (" what ")")
+
+static size_t
+round_up (size_t v, size_t q)
+{
+  return (v + q - 1) / q * q;
+}
+
+/* 16 x 16 work-groups keep rows coalesced on GPUs; the kernels bound-check
+ * so the grid can be rounded up. */
+static ClfStatus
+enqueue_2d (ClfConvolve2d * conv, cl_kernel k, size_t gx, size_t gy,
+    const char *what, ClfError * err)
+{
+  size_t local[2] = { 16, 16 };
+  size_t global[2];
+  cl_int ret;
+
+  if (clf_context_max_work_group (conv->ctx) < 256)
+    local[0] = local[1] = 8;
+  global[0] = round_up (gx, local[0]);
+  global[1] = round_up (gy, local[1]);
+  ret = clEnqueueNDRangeKernel (clf_context_get_queue (conv->ctx), k, 2,
+      NULL, global, local, 0, NULL, NULL);
+  if (ret != CL_SUCCESS)
+    return clf_set_cl_error (err, ret, what);
+  return CLF_OK;
+}
+
+static ClfStatus
+enqueue_1d (ClfConvolve2d * conv, cl_kernel k, size_t count, size_t rows,
+    const char *what, ClfError * err)
+{
+  size_t local[2] = { 64, 1 };
+  size_t global[2] = { round_up (count, 64), rows };
+  cl_int ret;
+
+  ret = clEnqueueNDRangeKernel (clf_context_get_queue (conv->ctx), k, 2,
+      NULL, global, local, 0, NULL, NULL);
+  if (ret != CL_SUCCESS)
+    return clf_set_cl_error (err, ret, what);
+  return CLF_OK;
+}
+
+/* ---- kernel spectra ----------------------------------------------------- */
+
+static int64_t
+isqrt64 (int64_t v)
+{
+  int64_t r = (int64_t) sqrt ((double) v);
+
+  while (r > 0 && r * r > v)
+    r--;
+  while ((r + 1) * (r + 1) <= v)
+    r++;
+  return r;
+}
+
+/* A small read-only buffer filled from host memory (blocking, so the host
+ * array may be freed at once). */
+static cl_mem
+upload_floats (ClfConvolve2d * conv, const float *data, size_t count,
+    ClfError * err)
+{
+  cl_mem mem = clf_context_alloc (conv->ctx, CL_MEM_READ_ONLY,
+      count * sizeof (float), err);
+  cl_int ret;
+
+  if (!mem)
+    return NULL;
+  ret = clEnqueueWriteBuffer (clf_context_get_queue (conv->ctx), mem,
+      CL_TRUE, 0, count * sizeof (float), data, 0, NULL, NULL);
+  if (ret != CL_SUCCESS) {
+    clf_set_cl_error (err, ret, "clEnqueueWriteBuffer (kernel taps)");
+    clReleaseMemObject (mem);
+    return NULL;
+  }
+  return mem;
+}
+
+/* Writes the kernel into plane 0 of g->grid, centred on the grid origin. */
+static ClfStatus
+place_kernel (ClfConvolve2d * conv, Group * g, const ClfKernel2d * k,
+    ClfError * err)
+{
+  cl_int nx = (cl_int) g->nx, ny = (cl_int) g->ny, c = (cl_int) g->cx;
+  cl_kernel kern;
+  cl_mem taps = NULL;
+  cl_int ret;
+  ClfStatus st;
+
+  if (k->shape == CLF_KERNEL_DISK) {
+    /* r^2 of a float radius is exact in double; floor makes the integer
+     * test dx^2 + dy^2 <= r2 exact on the device too */
+    cl_long r2 = (cl_long) floor (k->radius * k->radius);
+    int64_t count = 0;
+    cl_float weight;
+
+    for (int64_t dy = -c; dy <= c; dy++)
+      count += 2 * isqrt64 (r2 - dy * dy) + 1;
+    weight = (cl_float) (1.0 / (double) count);
+    kern = conv->place_disk;
+    SET_ARG (kern, 0, g->grid, "grid");
+    SET_ARG (kern, 1, nx, "nx");
+    SET_ARG (kern, 2, ny, "ny");
+    SET_ARG (kern, 3, c, "c");
+    SET_ARG (kern, 4, r2, "r2");
+    SET_ARG (kern, 5, weight, "weight");
+  } else if (k->shape == CLF_KERNEL_TAPS) {
+    cl_int kw = (cl_int) g->kw, kh = (cl_int) g->kh;
+    cl_int cx = (cl_int) g->cx, cy = (cl_int) g->cy;
+
+    taps = upload_floats (conv, k->taps, k->width * k->height, err);
+    if (!taps)
+      return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+    kern = conv->place_taps;
+    SET_ARG (kern, 0, g->grid, "grid");
+    SET_ARG (kern, 1, nx, "nx");
+    SET_ARG (kern, 2, ny, "ny");
+    SET_ARG (kern, 3, taps, "taps");
+    SET_ARG (kern, 4, kw, "kw");
+    SET_ARG (kern, 5, kh, "kh");
+    SET_ARG (kern, 6, cx, "cx");
+    SET_ARG (kern, 7, cy, "cy");
+  } else {
+    /* gaussian and box are separable: a 1D profile normalised in double,
+     * so the 2D kernel (the product) sums to one */
+    size_t len = 2 * (size_t) c + 1;
+    double *p = malloc (len * sizeof (double)), sum = 0.0;
+    float *pf = malloc (len * sizeof (float));
+
+    if (!p || !pf) {
+      free (p);
+      free (pf);
+      return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY,
+          "out of host memory for a %zu-tap kernel profile", len);
+    }
+    for (cl_int d = -c; d <= c; d++) {
+      double v = 1.0;
+      if (k->shape == CLF_KERNEL_GAUSSIAN && k->radius > 0.0) {
+        double sigma = k->radius / 3.0;
+        v = exp (-(double) d * d / (2.0 * sigma * sigma));
+      }
+      p[d + c] = v;
+      sum += v;
+    }
+    for (size_t i = 0; i < len; i++)
+      pf[i] = (float) (p[i] / sum);
+    taps = upload_floats (conv, pf, len, err);
+    free (p);
+    free (pf);
+    if (!taps)
+      return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+    kern = conv->place_separable;
+    SET_ARG (kern, 0, g->grid, "grid");
+    SET_ARG (kern, 1, nx, "nx");
+    SET_ARG (kern, 2, ny, "ny");
+    SET_ARG (kern, 3, taps, "profile");
+    SET_ARG (kern, 4, c, "c");
+  }
+  st = enqueue_2d (conv, kern, g->nx, g->ny, "placing the kernel", err);
+  /* released now, freed by OpenCL once the launch is done */
+  if (taps)
+    clReleaseMemObject (taps);
+  return st;
+}
+
+static int
+same_kernel (const Group * g, const ClfKernel2d * k)
+{
+  if (!g->kspec_valid || g->kshape != k->shape)
+    return 0;
+  if (k->shape != CLF_KERNEL_TAPS)
+    return g->kradius == k->radius;
+  return g->ktaps_w == k->width && g->ktaps_h == k->height &&
+      memcmp (g->ktaps, k->taps, k->width * k->height * sizeof (float)) == 0;
+}
+
+/* kspec = R2C(kernel) / (nx ny). Uses the group's batched plan with the
+ * kernel in plane 0 (the other planes hold scratch): no extra plan. */
+static ClfStatus
+compute_kernel_spectrum (ClfConvolve2d * conv, Group * g,
+    const ClfKernel2d * k, ClfError * err)
+{
+  cl_uint count = (cl_uint) ((g->nx / 2 + 1) * g->ny);
+  cl_float scale = (cl_float) (1.0 / ((double) g->nx * (double) g->ny));
+  cl_kernel kern = conv->scale_spectrum;
+  cl_int ret;
+  ClfStatus st;
+
+  g->kspec_valid = 0;
+  if ((st = place_kernel (conv, g, k, err)) != CLF_OK)
+    return st;
+  if ((st = clf_plan_enqueue (g->fwd, g->grid, g->spec, err)) != CLF_OK)
+    return st;
+  SET_ARG (kern, 0, g->spec, "in");
+  SET_ARG (kern, 1, g->kspec, "out");
+  SET_ARG (kern, 2, count, "count");
+  SET_ARG (kern, 3, scale, "scale");
+  if ((st = enqueue_1d (conv, kern, count, 1, "scaling the kernel spectrum",
+              err)) != CLF_OK)
+    return st;
+
+  free (g->ktaps);
+  g->ktaps = NULL;
+  g->kshape = k->shape;
+  g->kradius = k->radius;
+  if (k->shape == CLF_KERNEL_TAPS) {
+    g->ktaps = malloc (k->width * k->height * sizeof (float));
+    if (!g->ktaps)
+      return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "out of host memory");
+    memcpy (g->ktaps, k->taps, k->width * k->height * sizeof (float));
+    g->ktaps_w = k->width;
+    g->ktaps_h = k->height;
+  }
+  g->kspec_valid = 1;
+  return CLF_OK;
+}
+
+/* ---- configuration ------------------------------------------------------ */
+
+static ClfStatus
+check_layout (const ClfFrameLayout2d * l, const ClfKernel2d * kernels,
+    unsigned n_kernels, ClfError * err)
+{
+  if (l->n_planes < 1 || l->n_planes > CLF_CONVOLVE2D_MAX_PLANES ||
+      l->n_channels < 1 || l->n_channels > CLF_CONVOLVE2D_MAX_CHANNELS)
+    return clf_set_error (err, CLF_ERROR_INVALID_ARG,
+        "frame layout with %u planes and %u channels", l->n_planes,
+        l->n_channels);
+  for (unsigned i = 0; i < l->n_channels; i++) {
+    const ClfChannel2d *ch = &l->channels[i];
+    size_t bytes = ch->bits == 16 ? 2 : 1;
+
+    if (ch->plane >= l->n_planes || ch->kernel >= n_kernels ||
+        (ch->bits != 8 && ch->bits != 16) || ch->width < 1 ||
+        ch->height < 1 || ch->height > l->rows[ch->plane] ||
+        ch->offset + (ch->width - 1) * ch->pixel_stride + bytes >
+        l->row_bytes[ch->plane] || ch->width >= MAX_GRID_LENGTH ||
+        ch->height >= MAX_GRID_LENGTH)
+      return clf_set_error (err, CLF_ERROR_INVALID_ARG,
+          "channel %u (%zux%zu, %u bits, plane %u, kernel %u) does not fit "
+          "the frame layout", i, ch->width, ch->height, ch->bits, ch->plane,
+          ch->kernel);
+  }
+  for (unsigned i = 0; i < n_kernels; i++) {
+    const ClfKernel2d *k = &kernels[i];
+
+    if (k->shape == CLF_KERNEL_TAPS) {
+      if (!k->taps || k->width < 1 || k->height < 1 ||
+          k->width >= MAX_GRID_LENGTH || k->height >= MAX_GRID_LENGTH)
+        return clf_set_error (err, CLF_ERROR_INVALID_ARG,
+            "kernel %u: %zux%zu taps", i, k->width, k->height);
+    } else if (!(k->radius >= 0.0 && k->radius < MAX_GRID_LENGTH / 2)) {
+      return clf_set_error (err, CLF_ERROR_INVALID_ARG,
+          "kernel %u: radius %g is negative, not a number or too large", i,
+          k->radius);
+    }
+  }
+  return CLF_OK;
+}
+
+/* Fills groups[] with the geometry of each (size, kernel) set of channels. */
+static unsigned
+make_groups (const ClfFrameLayout2d * l, const ClfKernel2d * kernels,
+    Group * groups)
+{
+  unsigned n = 0;
+
+  for (unsigned i = 0; i < l->n_channels; i++) {
+    const ClfChannel2d *ch = &l->channels[i];
+    Group *g = NULL;
+
+    for (unsigned j = 0; j < n && !g; j++)
+      if (groups[j].width == ch->width && groups[j].height == ch->height &&
+          groups[j].kernel == ch->kernel)
+        g = &groups[j];
+    if (!g) {
+      g = &groups[n++];
+      memset (g, 0, sizeof (*g));
+      g->width = ch->width;
+      g->height = ch->height;
+      g->kernel = ch->kernel;
+      clf_kernel2d_extent (&kernels[ch->kernel], &g->kw, &g->kh, &g->cx,
+          &g->cy);
+      g->nx = clf_convolve2d_padded_length (g->width, g->kw, 1);
+      g->ny = clf_convolve2d_padded_length (g->height, g->kh, 0);
+    }
+    g->channels[g->batch++] = i;
+  }
+  return n;
+}
+
+static ClfStatus
+check_memory (ClfConvolve2d * conv, const Group * groups, unsigned n,
+    size_t raw_bytes, ClfError * err)
+{
+  cl_device_id dev = clf_context_get_device (conv->ctx);
+  cl_ulong mem_size = 0, alloc_size = 0;
+  size_t total = raw_bytes, largest = raw_bytes;
+  char sizes[256] = "";
+  size_t used = 0;
+  int too_long = 0, fits;
+
+  clGetDeviceInfo (dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof (mem_size),
+      &mem_size, NULL);
+  clGetDeviceInfo (dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof (alloc_size),
+      &alloc_size, NULL);
+  for (unsigned i = 0; i < n; i++) {
+    const Group *g = &groups[i];
+
+    if (g->nx >= MAX_GRID_LENGTH || g->ny >= MAX_GRID_LENGTH)
+      too_long = 1;
+    else
+      total += group_bytes (g->nx, g->ny, g->batch, &largest);
+    if (used < sizeof (sizes))
+      used += snprintf (sizes + used, sizeof (sizes) - used,
+          "%s%zux%zu frame plane%s with a %zux%zu kernel -> %zux%zu padded "
+          "FFT", i ? "; " : "", g->width, g->height, g->batch > 1 ? "s" : "",
+          g->kw, g->kh, g->nx, g->ny);
+  }
+  if (too_long)
+    return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY,
+        "%s: longer than the %zu samples a side the device kernels address",
+        sizes, MAX_GRID_LENGTH);
+  fits = (mem_size == 0 || total <= mem_size) &&
+      (alloc_size == 0 || largest <= alloc_size);
+  if (!fits)
+    return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY,
+        "%s: needs %zu MiB of device memory in buffers of up to %zu MiB, "
+        "the device has %llu MiB (buffers up to %llu MiB); use a smaller "
+        "radius or frame", sizes, total >> 20, largest >> 20,
+        (unsigned long long) (mem_size >> 20),
+        (unsigned long long) (alloc_size >> 20));
+  return CLF_OK;
+}
+
+static cl_mem
+alloc_zeroed (ClfConvolve2d * conv, size_t bytes, ClfError * err)
+{
+  const cl_float zero = 0.0f;
+  cl_mem mem = clf_context_alloc (conv->ctx, CL_MEM_READ_WRITE, bytes, err);
+  cl_int ret;
+
+  if (!mem)
+    return NULL;
+  /* scratch planes get transformed with the kernel: keep them finite */
+  ret = clEnqueueFillBuffer (clf_context_get_queue (conv->ctx), mem, &zero,
+      sizeof (zero), 0, bytes, 0, NULL, NULL);
+  if (ret != CL_SUCCESS) {
+    clf_set_cl_error (err, ret, "clEnqueueFillBuffer");
+    clReleaseMemObject (mem);
+    return NULL;
+  }
+  return mem;
+}
+
+static ClfStatus
+group_alloc (ClfConvolve2d * conv, Group * g, ClfError * err)
+{
+  ClfPlanDesc desc;
+
+  clf_plan_desc_init (&desc, CLF_R2C, CLF_FORWARD, g->nx, g->ny, g->batch);
+  if (!(g->fwd = clf_plan_new (conv->ctx, &desc, err)))
+    return err ? err->code : CLF_ERROR_OPENCL;
+  clf_plan_desc_init (&desc, CLF_C2R, CLF_INVERSE, g->nx, g->ny, g->batch);
+  if (!(g->inv = clf_plan_new (conv->ctx, &desc, err)))
+    return err ? err->code : CLF_ERROR_OPENCL;
+  g->grid = alloc_zeroed (conv, g->batch * g->nx * g->ny * sizeof (cl_float),
+      err);
+  g->spec = alloc_zeroed (conv,
+      g->batch * (g->nx / 2 + 1) * g->ny * sizeof (cl_float2), err);
+  g->kspec = alloc_zeroed (conv, (g->nx / 2 + 1) * g->ny * sizeof (cl_float2),
+      err);
+  if (!g->grid || !g->spec || !g->kspec) {
+    release_mem (&g->grid);
+    release_mem (&g->spec);
+    release_mem (&g->kspec);
+    return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+  }
+  conv->device_bytes += group_bytes (g->nx, g->ny, g->batch, NULL);
+  return CLF_OK;
+}
+
+static void
+describe (ClfConvolve2d * conv)
+{
+  size_t used = 0, cap = sizeof (conv->description);
+
+  conv->description[0] = '\0';
+  for (unsigned i = 0; i < conv->n_groups && used < cap; i++) {
+    const Group *g = &conv->groups[i];
+    used += snprintf (conv->description + used, cap - used,
+        "%s%zu x %zux%zu with %zux%zu kernel: R2C %zux%zu [%s]",
+        i ? "; " : "", g->batch, g->width, g->height, g->kw, g->kh, g->nx,
+        g->ny, clf_plan_describe (g->fwd));
+  }
+}
+
+ClfStatus
+clf_convolve2d_configure (ClfConvolve2d * conv,
+    const ClfFrameLayout2d * layout, const ClfKernel2d * kernels,
+    unsigned n_kernels, ClfError * err)
+{
+  Group fresh[CLF_CONVOLVE2D_MAX_CHANNELS];
+  size_t plane_offset[CLF_CONVOLVE2D_MAX_PLANES], raw_bytes = 0;
+  unsigned n;
+  ClfStatus st;
+
+  conv->configured = 0;
+  if ((st = check_layout (layout, kernels, n_kernels, err)) != CLF_OK)
+    return st;
+  for (unsigned p = 0; p < layout->n_planes; p++) {
+    plane_offset[p] = raw_bytes;
+    raw_bytes += layout->rows[p] * layout->row_bytes[p];
+  }
+  n = make_groups (layout, kernels, fresh);
+  if ((st = check_memory (conv, fresh, n, raw_bytes, err)) != CLF_OK)
+    return st;
+
+  /* Take over the plans, buffers and spectra of old groups with the same
+   * grid, so a kernel change costs one spectrum and a frame size change
+   * that keeps the padded size costs nothing. */
+  for (unsigned i = 0; i < n; i++) {
+    for (unsigned j = 0; j < conv->n_groups; j++) {
+      Group *old = &conv->groups[j];
+      if (old->fwd && old->nx == fresh[i].nx && old->ny == fresh[i].ny &&
+          old->batch == fresh[i].batch) {
+        fresh[i].fwd = old->fwd;
+        fresh[i].inv = old->inv;
+        fresh[i].grid = old->grid;
+        fresh[i].spec = old->spec;
+        fresh[i].kspec = old->kspec;
+        fresh[i].kspec_valid = old->kspec_valid &&
+            old->kw == fresh[i].kw && old->kh == fresh[i].kh;
+        fresh[i].kshape = old->kshape;
+        fresh[i].kradius = old->kradius;
+        fresh[i].ktaps = old->ktaps;
+        fresh[i].ktaps_w = old->ktaps_w;
+        fresh[i].ktaps_h = old->ktaps_h;
+        memset (old, 0, sizeof (*old));
+        break;
+      }
+    }
+  }
+  for (unsigned j = 0; j < conv->n_groups; j++)
+    group_clear (conv, &conv->groups[j]);
+  memcpy (conv->groups, fresh, sizeof (fresh));
+  conv->n_groups = n;
+
+  if (raw_bytes != conv->raw_bytes) {
+    release_mem (&conv->raw);
+    conv->device_bytes -= conv->raw_bytes;
+    conv->raw_bytes = 0;
+    if (!(conv->raw = clf_context_alloc (conv->ctx, CL_MEM_READ_WRITE,
+                raw_bytes, err)))
+      return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+    conv->raw_bytes = raw_bytes;
+    conv->device_bytes += raw_bytes;
+  }
+  for (unsigned i = 0; i < n; i++) {
+    Group *g = &conv->groups[i];
+
+    if (!g->fwd && (st = group_alloc (conv, g, err)) != CLF_OK)
+      return st;
+    if (!same_kernel (g, &kernels[g->kernel]) &&
+        (st = compute_kernel_spectrum (conv, g, &kernels[g->kernel],
+                err)) != CLF_OK)
+      return st;
+  }
+  conv->layout = *layout;
+  memcpy (conv->plane_offset, plane_offset, sizeof (plane_offset));
+  describe (conv);
+  conv->configured = 1;
+  return CLF_OK;
+}
+
+/* ---- per frame ---------------------------------------------------------- */
+
+static ClfStatus
+enqueue_channel (ClfConvolve2d * conv, const Group * g, unsigned b,
+    int unpack, cl_int edge, ClfError * err)
+{
+  const ClfChannel2d *ch = &conv->layout.channels[g->channels[b]];
+  cl_kernel k = unpack ? conv->unpack : conv->pack;
+  cl_uint offset = (cl_uint) (conv->plane_offset[ch->plane] + ch->offset);
+  cl_uint pstride = (cl_uint) ch->pixel_stride;
+  cl_uint row_bytes = (cl_uint) conv->layout.row_bytes[ch->plane];
+  cl_int w = (cl_int) ch->width, h = (cl_int) ch->height;
+  cl_int bits16 = ch->bits == 16;
+  cl_int nx = (cl_int) g->nx, ny = (cl_int) g->ny;
+  cl_int left = (cl_int) (g->kw - 1 - g->cx), top = (cl_int) (g->kh - 1 -
+      g->cy);
+  cl_uint index = b;
+  cl_int ret;
+  cl_uint a = 0;
+
+  SET_ARG (k, a++, conv->raw, "raw");
+  SET_ARG (k, a++, offset, "offset");
+  SET_ARG (k, a++, pstride, "pixel_stride");
+  SET_ARG (k, a++, row_bytes, "row_bytes");
+  SET_ARG (k, a++, w, "width");
+  SET_ARG (k, a++, h, "height");
+  SET_ARG (k, a++, bits16, "bits16");
+  SET_ARG (k, a++, g->grid, "grid");
+  SET_ARG (k, a++, index, "index");
+  SET_ARG (k, a++, nx, "nx");
+  SET_ARG (k, a++, ny, "ny");
+  SET_ARG (k, a++, left, "left");
+  SET_ARG (k, a++, top, "top");
+  if (unpack) {
+    SET_ARG (k, a++, edge, "edge");
+    return enqueue_2d (conv, k, g->nx, g->ny, "unpacking a channel", err);
+  }
+  return enqueue_2d (conv, k, ch->width, ch->height, "packing a channel", err);
+}
+
+/* Rectangle copy of one plane between host rows of `stride` bytes and the
+ * packed plane in conv->raw. */
+static ClfStatus
+copy_plane (ClfConvolve2d * conv, unsigned p, int upload, void *host,
+    size_t stride, ClfError * err)
+{
+  cl_command_queue queue = clf_context_get_queue (conv->ctx);
+  size_t buf_origin[3] = { conv->plane_offset[p], 0, 0 };
+  size_t host_origin[3] = { 0, 0, 0 };
+  size_t region[3] = { conv->layout.row_bytes[p], conv->layout.rows[p], 1 };
+  cl_int ret;
+
+  if (upload)
+    ret = clEnqueueWriteBufferRect (queue, conv->raw, CL_FALSE, buf_origin,
+        host_origin, region, region[0], 0, stride, 0, host, 0, NULL, NULL);
+  else
+    ret = clEnqueueReadBufferRect (queue, conv->raw, CL_FALSE, buf_origin,
+        host_origin, region, region[0], 0, stride, 0, host, 0, NULL, NULL);
+  if (ret != CL_SUCCESS)
+    return clf_set_cl_error (err, ret, upload ? "clEnqueueWriteBufferRect" :
+        "clEnqueueReadBufferRect");
+  return CLF_OK;
+}
+
+static ClfStatus
+enqueue_frame (ClfConvolve2d * conv, const void *const *src,
+    const size_t *src_stride, void *const *dst, const size_t *dst_stride,
+    cl_int edge, ClfError * err)
+{
+  const ClfFrameLayout2d *l = &conv->layout;
+  cl_kernel k = conv->multiply_spectrum;
+  cl_int ret;
+  ClfStatus st;
+
+  for (unsigned p = 0; p < l->n_planes; p++)
+    if ((st = copy_plane (conv, p, 1, (void *) src[p], src_stride[p],
+                err)) != CLF_OK)
+      return st;
+  for (unsigned i = 0; i < conv->n_groups; i++) {
+    const Group *g = &conv->groups[i];
+    cl_uint count = (cl_uint) ((g->nx / 2 + 1) * g->ny);
+
+    for (unsigned b = 0; b < g->batch; b++)
+      if ((st = enqueue_channel (conv, g, b, 1, edge, err)) != CLF_OK)
+        return st;
+    if ((st = clf_plan_enqueue (g->fwd, g->grid, g->spec, err)) != CLF_OK)
+      return st;
+    SET_ARG (k, 0, g->spec, "spec");
+    SET_ARG (k, 1, g->kspec, "kspec");
+    SET_ARG (k, 2, count, "count");
+    if ((st = enqueue_1d (conv, k, count, g->batch,
+                "multiplying by the kernel spectrum", err)) != CLF_OK)
+      return st;
+    if ((st = clf_plan_enqueue (g->inv, g->spec, g->grid, err)) != CLF_OK)
+      return st;
+    for (unsigned b = 0; b < g->batch; b++)
+      if ((st = enqueue_channel (conv, g, b, 0, edge, err)) != CLF_OK)
+        return st;
+  }
+  for (unsigned p = 0; p < l->n_planes; p++)
+    if ((st = copy_plane (conv, p, 0, dst[p], dst_stride[p], err)) != CLF_OK)
+      return st;
+  return CLF_OK;
+}
+
+ClfStatus
+clf_convolve2d_process (ClfConvolve2d * conv, const void *const *src,
+    const size_t *src_stride, void *const *dst, const size_t *dst_stride,
+    ClfEdgeMode edge, ClfError * err)
+{
+  ClfStatus st;
+  cl_int ret;
+
+  if (!conv->configured)
+    return clf_set_error (err, CLF_ERROR_INVALID_ARG,
+        "clf_convolve2d_process before a successful configure");
+  if (edge < CLF_EDGE_CLAMP || edge > CLF_EDGE_ZERO)
+    return clf_set_error (err, CLF_ERROR_INVALID_ARG, "edge mode %d", edge);
+
+  st = enqueue_frame (conv, src, src_stride, dst, dst_stride, (cl_int) edge,
+      err);
+  /* also on failure: queued transfers still use the host planes */
+  ret = clFinish (clf_context_get_queue (conv->ctx));
+  if (st == CLF_OK && ret != CL_SUCCESS)
+    st = clf_set_cl_error (err, ret, "clFinish");
+  return st;
+}

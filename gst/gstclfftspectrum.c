@@ -1,0 +1,1690 @@
+/* gstclfftspectrum.c: clfftspectrum, a drop-in OpenCL `spectrum` for audio that also shows 2D spectra of video. */
+/**
+ * SECTION:element-clfftspectrum
+ * @title: clfftspectrum
+ *
+ * For audio, clfftspectrum is a drop-in replacement for the `spectrum`
+ * element of gst-plugins-good: the same caps, properties and `spectrum`
+ * element messages (`endtime`, `timestamp`, `stream-time`, `running-time`,
+ * `duration`, `magnitude`, `phase`), the same FFT length (2 * bands - 2),
+ * Hamming window, dB levels clamped to #GstClfftSpectrum:threshold and
+ * averaged over each #GstClfftSpectrum:interval. The FFTs run on an OpenCL
+ * device, all FFTs of a buffer in one batch, so any number of bands is
+ * fast (2 * bands - 2 may have large prime factors). Extra properties choose
+ * the window, an overlap between FFTs, a logarithmic frequency scale and
+ * GstValueArray message fields.
+ *
+ * For video, each frame is replaced by the log-magnitude of its 2D FFT
+ * (GRAY8, or GRAY16_LE when downstream asks), DC at the centre, black at
+ * threshold dB and white at the frame's peak; with post-messages a
+ * `spectrum` message per frame carries the radially averaged power.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 -m audiotestsrc wave=ticks ! audioconvert ! clfftspectrum bands=64 ! fakesink
+ * gst-launch-1.0 videotestsrc pattern=zone-plate kx2=20 ky2=20 kt=1 ! clfftspectrum ! videoconvert ! autovideosink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+#include <math.h>
+
+#include "gstclfftelements.h"
+#include "gstclfftspectrum.h"
+#include "gstclfftdevice.h"
+
+GST_DEBUG_CATEGORY (gst_clfft_spectrum_debug);
+#define GST_CAT_DEFAULT gst_clfft_spectrum_debug
+
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+#define AUDIO_FORMATS "{ S16LE, S24LE, S32LE, F32LE, F64LE }"
+#else
+#define AUDIO_FORMATS "{ S16BE, S24BE, S32BE, F32BE, F64BE }"
+#endif
+
+#define AUDIO_CAPS \
+  GST_AUDIO_CAPS_MAKE (AUDIO_FORMATS) ", layout = (string) interleaved"
+
+#define VIDEO_CAPS(formats) \
+  "video/x-raw, format = (string) " formats ", " \
+  "width = (int) [ 2, 32768 ], height = (int) [ 2, 32768 ], " \
+  "framerate = (fraction) [ 0/1, MAX ]"
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (AUDIO_CAPS "; "
+        VIDEO_CAPS (GST_CLFFT_SPECTRUM_VIDEO_IN_FORMATS)));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (AUDIO_CAPS "; "
+        VIDEO_CAPS (GST_CLFFT_SPECTRUM_VIDEO_OUT_FORMATS)));
+
+#define DEFAULT_POST_MESSAGES TRUE
+#define DEFAULT_MESSAGE_MAGNITUDE TRUE
+#define DEFAULT_MESSAGE_PHASE FALSE
+#define DEFAULT_INTERVAL (GST_SECOND / 10)
+#define DEFAULT_BANDS 128
+#define DEFAULT_THRESHOLD -60
+#define DEFAULT_MULTI_CHANNEL FALSE
+#define DEFAULT_WINDOW GST_CLFFT_SPECTRUM_WINDOW_HAMMING
+#define DEFAULT_OVERLAP 0.0
+#define DEFAULT_FREQUENCY_SCALE GST_CLFFT_SPECTRUM_SCALE_LINEAR
+#define DEFAULT_MIN_FREQUENCY 20.0
+#define DEFAULT_MESSAGE_FORMAT GST_CLFFT_SPECTRUM_FORMAT_LIST
+#define DEFAULT_DEVICE NULL
+
+/* One batched transform holds at most this many input floats; larger
+ * buffers are analysed in several chunks. */
+#define MAX_BATCH_FLOATS (1u << 22)
+/* The log scale's FFT spans at least this many periods of min-frequency. */
+#define LOG_MIN_PERIODS 4
+#define LOG_MAX_NFFT (1u << 20)
+
+enum
+{
+  PROP_0,
+  PROP_POST_MESSAGES,
+  PROP_MESSAGE_MAGNITUDE,
+  PROP_MESSAGE_PHASE,
+  PROP_INTERVAL,
+  PROP_BANDS,
+  PROP_THRESHOLD,
+  PROP_MULTI_CHANNEL,
+  PROP_WINDOW,
+  PROP_OVERLAP,
+  PROP_FREQUENCY_SCALE,
+  PROP_MIN_FREQUENCY,
+  PROP_MESSAGE_FORMAT,
+  PROP_DEVICE
+};
+
+#define GST_TYPE_CLFFT_SPECTRUM_WINDOW (gst_clfft_spectrum_window_get_type ())
+static GType
+gst_clfft_spectrum_window_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_CLFFT_SPECTRUM_WINDOW_HANN, "Hann", "hann"},
+    {GST_CLFFT_SPECTRUM_WINDOW_HAMMING, "Hamming (as spectrum)", "hamming"},
+    {GST_CLFFT_SPECTRUM_WINDOW_BLACKMAN, "Blackman", "blackman"},
+    {GST_CLFFT_SPECTRUM_WINDOW_BLACKMAN_HARRIS,
+        "4-term Blackman-Harris (-92 dB side lobes)", "blackman-harris"},
+    {GST_CLFFT_SPECTRUM_WINDOW_RECTANGULAR, "Rectangular (no window)",
+        "rectangular"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstClfftSpectrumWindow", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+#define GST_TYPE_CLFFT_SPECTRUM_FREQUENCY_SCALE \
+  (gst_clfft_spectrum_frequency_scale_get_type ())
+static GType
+gst_clfft_spectrum_frequency_scale_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_CLFFT_SPECTRUM_SCALE_LINEAR,
+          "Linear: band k at k * rate / (2 * bands - 2) Hz (as spectrum)",
+        "linear"},
+    {GST_CLFFT_SPECTRUM_SCALE_LOG,
+        "Logarithmic: bands geometrically spaced from min-frequency to "
+          "Nyquist", "log"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstClfftSpectrumFrequencyScale",
+        values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+#define GST_TYPE_CLFFT_SPECTRUM_MESSAGE_FORMAT \
+  (gst_clfft_spectrum_message_format_get_type ())
+static GType
+gst_clfft_spectrum_message_format_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_CLFFT_SPECTRUM_FORMAT_LIST, "GstValueList fields (as spectrum)",
+        "list"},
+    {GST_CLFFT_SPECTRUM_FORMAT_ARRAY,
+        "GstValueArray fields (readable from Python)", "array"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstClfftSpectrumMessageFormat",
+        values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+#define gst_clfft_spectrum_parent_class parent_class
+G_DEFINE_TYPE (GstClfftSpectrum, gst_clfft_spectrum, GST_TYPE_BASE_TRANSFORM);
+GST_ELEMENT_REGISTER_DEFINE (clfftspectrum, "clfftspectrum", GST_RANK_NONE,
+    GST_TYPE_CLFFT_SPECTRUM);
+
+/* ------------------------------------------------------------------------
+ * Audio analysis state
+ * ---------------------------------------------------------------------- */
+
+/* A message whose interval completed inside the current chunk: its levels
+ * are the host accumulators plus the sums of the segments up to its own. */
+typedef struct
+{
+  GstClockTime ts;
+  guint num_fft;
+} PendingMessage;
+
+#define N_PLANS 32
+
+struct _GstClfftSpectrumAudio
+{
+  ClfContext *ctx;
+  GstAudioFormat format;
+  guint rate, channels, bpf;
+  guint nch;                    /* analysed channels: channels, or 1 mixed */
+  guint nfft, nbins, bands, hop;
+  gfloat max_value;
+
+  /* interleaved stream of nch channels: nfft frames of history, then the
+   * chunk's m frames */
+  gfloat *stream;
+  guint stream_cap;             /* chunk frames the stream may hold */
+  guint stream_alloc;           /* chunk frames allocated so far */
+  guint m;
+
+  /* FFT events (first frame of each window) and the segments of events
+   * between messages */
+  guint *offsets;
+  guint nev, ev_cap;
+  GArray *seg_first;            /* guint: 0, end of each closed segment */
+  GArray *pending;              /* PendingMessage, one per closed segment */
+
+  /* levels accumulated since the last message, [nch][bands] */
+  gfloat *acc_mag, *acc_phase;
+  gfloat *sum_mag, *sum_phase;  /* per segment, read back */
+  guint sum_segs;               /* segments sum_* and the device sums hold */
+
+  cl_mem d_stream, d_offsets, d_seg, d_window, d_in, d_spec;
+  cl_mem d_mag, d_phase, d_band_first, d_band_bin, d_band_weight, d_phase_bin;
+  gsize d_stream_size, d_in_size, d_spec_size;
+  cl_kernel k_window, k_accum;
+  ClfPlan *plans[N_PLANS];      /* plans[k]: batch MIN (2^k, fft_cap) */
+  guint fft_cap;                /* FFTs in the largest batch */
+};
+
+static void
+audio_free (GstClfftSpectrumAudio * a)
+{
+  guint i;
+  cl_mem mems[] = { a->d_stream, a->d_offsets, a->d_seg, a->d_window,
+    a->d_in, a->d_spec, a->d_mag, a->d_phase, a->d_band_first, a->d_band_bin,
+    a->d_band_weight, a->d_phase_bin
+  };
+
+  if (!a)
+    return;
+
+  clFinish (clf_context_get_queue (a->ctx));
+  for (i = 0; i < G_N_ELEMENTS (mems); i++)
+    if (mems[i])
+      clReleaseMemObject (mems[i]);
+  if (a->k_window)
+    clReleaseKernel (a->k_window);
+  if (a->k_accum)
+    clReleaseKernel (a->k_accum);
+  for (i = 0; i < N_PLANS; i++)
+    if (a->plans[i])
+      clf_plan_free (a->plans[i]);
+  g_free (a->stream);
+  g_free (a->offsets);
+  if (a->seg_first)
+    g_array_free (a->seg_first, TRUE);
+  if (a->pending)
+    g_array_free (a->pending, TRUE);
+  g_free (a->acc_mag);
+  g_free (a->acc_phase);
+  g_free (a->sum_mag);
+  g_free (a->sum_phase);
+  clf_context_unref (a->ctx);
+  g_free (a);
+}
+
+static gdouble
+window_value (GstClfftSpectrumWindow window, guint i, guint n)
+{
+  /* periodic windows (cos of 2 pi i / n), as gst_fft_*_window */
+  gdouble x = 2.0 * G_PI * i / n;
+
+  switch (window) {
+    case GST_CLFFT_SPECTRUM_WINDOW_HANN:
+      return 0.5 - 0.5 * cos (x);
+    case GST_CLFFT_SPECTRUM_WINDOW_HAMMING:
+      return 0.53836 - 0.46164 * cos (x);
+    case GST_CLFFT_SPECTRUM_WINDOW_BLACKMAN:
+      return 0.42 - 0.5 * cos (x) + 0.08 * cos (2.0 * x);
+    case GST_CLFFT_SPECTRUM_WINDOW_BLACKMAN_HARRIS:
+      return 0.35875 - 0.48829 * cos (x) + 0.14128 * cos (2.0 * x)
+          - 0.01168 * cos (3.0 * x);
+    case GST_CLFFT_SPECTRUM_WINDOW_RECTANGULAR:
+    default:
+      return 1.0;
+  }
+}
+
+/* Band tables of spectrum_accumulate: which bins, with which weights, make
+ * up each band. Linear: band b is bin b. Log: band b is centred on
+ * fmin * r^b (r such that the last band is at Nyquist) and spans the
+ * geometric mid-points to its neighbours; a bin covers +-df/2 around its
+ * frequency, and contributes its overlap with the band divided by the
+ * smaller of the band and the bin width: wide bands sum the power of their
+ * bins, bands narrower than a bin interpolate between the bins they touch,
+ * so a sine reads the same level in either case. */
+static void
+audio_band_tables (GstClfftSpectrumAudio * a, gboolean log_scale,
+    gdouble fmin, GArray * first, GArray * bin, GArray * weight,
+    GArray * phase_bin)
+{
+  guint b, k;
+
+  if (!log_scale) {
+    for (b = 0; b < a->bands; b++) {
+      gfloat one = 1.0f;
+      g_array_append_val (first, b);
+      g_array_append_val (bin, b);
+      g_array_append_val (weight, one);
+      g_array_append_val (phase_bin, b);
+    }
+    g_array_append_val (first, a->bands);
+    return;
+  }
+
+  {
+    gdouble nyq = a->rate / 2.0;
+    gdouble df = (gdouble) a->rate / a->nfft;
+    gdouble lr = log (nyq / fmin) / (a->bands - 1);
+    gdouble half_step = exp (lr / 2.0);
+
+    for (b = 0; b < a->bands; b++) {
+      gdouble fc = fmin * exp (lr * b);
+      gdouble lo = fc / half_step, hi = fc * half_step;
+      gdouble norm = MIN (df, hi - lo);
+      gint k0 = (gint) floor (lo / df + 0.5);
+      gint k1 = (gint) ceil (hi / df - 0.5);
+      guint pb;
+
+      g_array_append_val (first, bin->len);
+      k0 = CLAMP (k0, 0, (gint) a->nbins - 1);
+      k1 = CLAMP (k1, 0, (gint) a->nbins - 1);
+      for (k = k0; k <= (guint) k1; k++) {
+        gdouble ov = MIN (hi, (k + 0.5) * df) - MAX (lo, (k - 0.5) * df);
+        if (ov > 0.0) {
+          gfloat w = ov / norm;
+          g_array_append_val (bin, k);
+          g_array_append_val (weight, w);
+        }
+      }
+      pb = (guint) MIN (floor (fc / df + 0.5), (gdouble) a->nbins - 1);
+      g_array_append_val (phase_bin, pb);
+    }
+    g_array_append_val (first, bin->len);
+  }
+}
+
+static cl_mem
+upload_new (ClfContext * ctx, gconstpointer data, gsize size, ClfError * err)
+{
+  cl_mem mem = clf_context_alloc (ctx, CL_MEM_READ_ONLY, size, err);
+  cl_int status;
+
+  if (!mem)
+    return NULL;
+  status = clEnqueueWriteBuffer (clf_context_get_queue (ctx), mem, CL_TRUE, 0,
+      size, data, 0, NULL, NULL);
+  if (status != CL_SUCCESS) {
+    clReleaseMemObject (mem);
+    err->code = CLF_ERROR_OPENCL;
+    g_snprintf (err->message, sizeof (err->message),
+        "clEnqueueWriteBuffer failed (%d)", status);
+    return NULL;
+  }
+  return mem;
+}
+
+/* Builds the analysis for the negotiated audio and the current properties
+ * (called with the lock held). Posts an error and returns NULL on failure. */
+static GstClfftSpectrumAudio *
+audio_new (GstClfftSpectrum * self)
+{
+  GstClfftSpectrumAudio *a = g_new0 (GstClfftSpectrumAudio, 1);
+  const GstAudioInfo *info = &self->audio_info;
+  ClfError err = { 0, };
+  const gchar *what = "building the spectrum kernels";
+  gboolean log_scale = self->frequency_scale == GST_CLFFT_SPECTRUM_SCALE_LOG;
+  gdouble fmin = self->min_frequency;
+  GArray *first, *bin, *weight, *phase_bin;
+  gfloat *win;
+  guint i, overlap_frames;
+
+  a->ctx = clf_context_ref (self->ctx);
+  a->format = GST_AUDIO_INFO_FORMAT (info);
+  a->rate = GST_AUDIO_INFO_RATE (info);
+  a->channels = GST_AUDIO_INFO_CHANNELS (info);
+  a->bpf = GST_AUDIO_INFO_BPF (info);
+  a->nch = self->multi_channel ? a->channels : 1;
+  a->bands = self->bands;
+  /* as spectrum: the largest value of the integer format, in float */
+  a->max_value = (gfloat) ((1UL << ((GST_AUDIO_INFO_BPS (info) << 3) - 1))
+      - 1);
+
+  a->nfft = 2 * a->bands - 2;
+  if (log_scale) {
+    gdouble nyq = a->rate / 2.0;
+    guint64 need;
+
+    if (fmin >= nyq) {
+      GST_WARNING_OBJECT (self, "min-frequency %g Hz is not below Nyquist "
+          "(%g Hz), using %g Hz", fmin, nyq, nyq / 2.0);
+      fmin = nyq / 2.0;
+    }
+    need = (guint64) ceil (LOG_MIN_PERIODS * a->rate / fmin);
+    need = MIN (need, (guint64) LOG_MAX_NFFT);
+    need = MAX (need, 2);
+    a->nfft = MAX (a->nfft, (guint) (1u << g_bit_storage (need - 1)));
+  }
+  a->nbins = a->nfft / 2 + 1;
+  overlap_frames = (guint) floor (self->overlap * a->nfft + 0.5);
+  a->hop = MAX (1, a->nfft - overlap_frames);
+
+  a->fft_cap = MAX (MAX_BATCH_FLOATS / a->nfft, a->nch);
+  a->fft_cap -= a->fft_cap % a->nch;
+  a->ev_cap = a->fft_cap / a->nch;
+  a->stream_cap = (guint) MIN ((guint64) a->ev_cap * a->hop,
+      (guint64) MAX (MAX_BATCH_FLOATS / a->nch, a->hop));
+  a->stream_cap = MAX (a->stream_cap, 1);
+  a->offsets = g_new (guint, a->ev_cap);
+  a->seg_first = g_array_new (FALSE, FALSE, sizeof (guint));
+  a->pending = g_array_new (FALSE, FALSE, sizeof (PendingMessage));
+  a->acc_mag = g_new0 (gfloat, (gsize) a->nch * a->bands);
+  a->acc_phase = g_new0 (gfloat, (gsize) a->nch * a->bands);
+  /* history starts silent, as spectrum's zeroed ring buffers */
+  a->stream = g_new0 (gfloat, (gsize) a->nch * a->nfft);
+
+  if (!(a->k_window = clf_context_create_kernel (a->ctx, "spectrum",
+              "spectrum_window", &err)) ||
+      !(a->k_accum = clf_context_create_kernel (a->ctx, "spectrum",
+              "spectrum_accumulate", &err)))
+    goto error;
+
+  what = "uploading the window and band tables";
+  win = g_new (gfloat, a->nfft);
+  for (i = 0; i < a->nfft; i++)
+    win[i] = window_value (self->window, i, a->nfft);
+  a->d_window = upload_new (a->ctx, win, a->nfft * sizeof (gfloat), &err);
+  g_free (win);
+  if (!a->d_window)
+    goto error;
+
+  first = g_array_new (FALSE, FALSE, sizeof (guint));
+  bin = g_array_new (FALSE, FALSE, sizeof (guint));
+  weight = g_array_new (FALSE, FALSE, sizeof (gfloat));
+  phase_bin = g_array_new (FALSE, FALSE, sizeof (guint));
+  audio_band_tables (a, log_scale, fmin, first, bin, weight, phase_bin);
+  /* a log band can be empty only if it lies beyond every bin; keep the
+   * buffers non-empty for clCreateBuffer */
+  if (bin->len == 0) {
+    guint zero = 0;
+    gfloat w = 0.0f;
+    g_array_append_val (bin, zero);
+    g_array_append_val (weight, w);
+  }
+  a->d_band_first = upload_new (a->ctx, first->data,
+      first->len * sizeof (guint), &err);
+  if (a->d_band_first)
+    a->d_band_bin = upload_new (a->ctx, bin->data, bin->len * sizeof (guint),
+        &err);
+  if (a->d_band_bin)
+    a->d_band_weight = upload_new (a->ctx, weight->data,
+        weight->len * sizeof (gfloat), &err);
+  if (a->d_band_weight)
+    a->d_phase_bin = upload_new (a->ctx, phase_bin->data,
+        phase_bin->len * sizeof (guint), &err);
+  g_array_free (first, TRUE);
+  g_array_free (bin, TRUE);
+  g_array_free (weight, TRUE);
+  g_array_free (phase_bin, TRUE);
+  if (!a->d_phase_bin)
+    goto error;
+
+  GST_INFO_OBJECT (self, "audio analysis: %u Hz, %u channel(s) analysed as "
+      "%u, nfft %u (hop %u), %u %s bands, up to %u FFTs per batch", a->rate,
+      a->channels, a->nch, a->nfft, a->hop, a->bands,
+      log_scale ? "log" : "linear", a->fft_cap);
+  return a;
+
+error:
+  gst_clfft_device_post_error (GST_ELEMENT (self), a->ctx, &err, what);
+  audio_free (a);
+  return NULL;
+}
+
+/* The plan for at least nffts transforms, batch rounded up to a power of
+ * two (capped at fft_cap) so few plans serve any buffer size. */
+static ClfPlan *
+audio_get_plan (GstClfftSpectrumAudio * a, guint nffts, ClfError * err)
+{
+  guint k = g_bit_storage (MAX (nffts, 1) - 1);
+  guint batch;
+  ClfPlanDesc d;
+  ClfPlan *plan;
+
+  g_assert (k < N_PLANS);
+  if (a->plans[k])
+    return a->plans[k];
+
+  batch = MIN (1u << k, a->fft_cap);
+  clf_plan_desc_init (&d, CLF_R2C, CLF_FORWARD, a->nfft, 0, batch);
+  plan = clf_plan_new (a->ctx, &d, err);
+  if (!plan)
+    return NULL;
+  GST_DEBUG ("plan for %u x %u-point R2C: %s", batch, a->nfft,
+      clf_plan_describe (plan));
+  a->plans[k] = plan;
+  return plan;
+}
+
+static gboolean
+ensure_mem (ClfContext * ctx, cl_mem * mem, gsize * have, gsize need,
+    cl_mem_flags flags, ClfError * err)
+{
+  if (*mem && *have >= need)
+    return TRUE;
+  if (*mem)
+    clReleaseMemObject (*mem);
+  *have = 0;
+  *mem = clf_context_alloc (ctx, flags, need, err);
+  if (!*mem)
+    return FALSE;
+  *have = need;
+  return TRUE;
+}
+
+static cl_int
+fill_zero (ClfContext * ctx, cl_mem mem, gsize size)
+{
+  const cl_float zero = 0.0f;
+  return clEnqueueFillBuffer (clf_context_get_queue (ctx), mem, &zero,
+      sizeof (zero), 0, size, 0, NULL, NULL);
+}
+
+#define SET_ARG(k, i, val) \
+  (status |= clSetKernelArg ((k), (i), sizeof (val), &(val)))
+
+/* Runs the chunk's FFT events on the device and returns the per-segment
+ * sums in a->sum_mag / a->sum_phase. */
+static gboolean
+audio_run_chunk (GstClfftSpectrumAudio * a, gint threshold, guint flags,
+    ClfError * err, const gchar ** what)
+{
+  cl_command_queue q = clf_context_get_queue (a->ctx);
+  guint nseg = a->seg_first->len;
+  guint nffts = a->nev * a->nch;
+  gsize stream_floats = (gsize) (a->nfft + a->m) * a->nch;
+  gsize sums = (gsize) nseg * a->nch * a->bands;
+  cl_uint nfft = a->nfft, nch = a->nch, nffts_arg = nffts, nbins = a->nbins;
+  cl_uint nseg_arg = nseg, bands = a->bands, flags_arg = flags;
+  cl_float inv_n2 = 1.0 / ((gdouble) a->nfft * a->nfft), thr = threshold;
+  ClfPlan *plan;
+  cl_int status = CL_SUCCESS;
+  size_t gs[2];
+  guint end = a->nev;
+
+  *what = "planning the batched FFT";
+  plan = audio_get_plan (a, nffts, err);
+  if (!plan)
+    return FALSE;
+
+  *what = "allocating device buffers for the spectrum";
+  if (!ensure_mem (a->ctx, &a->d_stream, &a->d_stream_size,
+          stream_floats * sizeof (gfloat), CL_MEM_READ_ONLY, err))
+    return FALSE;
+  if (!a->d_offsets) {
+    a->d_offsets = clf_context_alloc (a->ctx, CL_MEM_READ_ONLY,
+        a->ev_cap * sizeof (guint), err);
+    if (!a->d_offsets)
+      return FALSE;
+  }
+  if (a->sum_segs < nseg) {
+    /* a chunk has at most one segment per event, plus two */
+    guint segs = MAX (nseg, MIN (a->ev_cap + 2, 16u));
+    gsize floats = (gsize) segs * a->nch * a->bands;
+
+    if (a->d_seg)
+      clReleaseMemObject (a->d_seg);
+    if (a->d_mag)
+      clReleaseMemObject (a->d_mag);
+    if (a->d_phase)
+      clReleaseMemObject (a->d_phase);
+    a->d_seg = a->d_mag = a->d_phase = NULL;
+    a->sum_segs = 0;
+    a->sum_mag = g_renew (gfloat, a->sum_mag, floats);
+    a->sum_phase = g_renew (gfloat, a->sum_phase, floats);
+    if (!(a->d_seg = clf_context_alloc (a->ctx, CL_MEM_READ_ONLY,
+                (segs + 1) * sizeof (guint), err)) ||
+        !(a->d_mag = clf_context_alloc (a->ctx, CL_MEM_WRITE_ONLY,
+                floats * sizeof (gfloat), err)) ||
+        !(a->d_phase = clf_context_alloc (a->ctx, CL_MEM_WRITE_ONLY,
+                floats * sizeof (gfloat), err)))
+      return FALSE;
+    a->sum_segs = segs;
+  }
+  if (a->d_in_size < clf_plan_input_size (plan)) {
+    if (!ensure_mem (a->ctx, &a->d_in, &a->d_in_size,
+            clf_plan_input_size (plan), CL_MEM_READ_WRITE, err))
+      return FALSE;
+    /* the plan transforms its whole batch: keep the unused windows finite */
+    status = fill_zero (a->ctx, a->d_in, a->d_in_size);
+  }
+  if (!ensure_mem (a->ctx, &a->d_spec, &a->d_spec_size,
+          clf_plan_output_size (plan), CL_MEM_READ_WRITE, err))
+    return FALSE;
+
+  *what = "analysing the audio spectrum";
+  /* seg_first gets its closing entry only on the device copy */
+  status |= clEnqueueWriteBuffer (q, a->d_stream, CL_FALSE, 0,
+      stream_floats * sizeof (gfloat), a->stream, 0, NULL, NULL);
+  status |= clEnqueueWriteBuffer (q, a->d_offsets, CL_FALSE, 0,
+      a->nev * sizeof (guint), a->offsets, 0, NULL, NULL);
+  status |= clEnqueueWriteBuffer (q, a->d_seg, CL_FALSE, 0,
+      nseg * sizeof (guint), a->seg_first->data, 0, NULL, NULL);
+  status |= clEnqueueWriteBuffer (q, a->d_seg, CL_FALSE,
+      nseg * sizeof (guint), sizeof (guint), &end, 0, NULL, NULL);
+  if (status != CL_SUCCESS)
+    goto cl_error;
+
+  SET_ARG (a->k_window, 0, a->d_stream);
+  SET_ARG (a->k_window, 1, a->d_offsets);
+  SET_ARG (a->k_window, 2, a->d_window);
+  SET_ARG (a->k_window, 3, a->d_in);
+  SET_ARG (a->k_window, 4, nfft);
+  SET_ARG (a->k_window, 5, nch);
+  SET_ARG (a->k_window, 6, nffts_arg);
+  if (status != CL_SUCCESS)
+    goto cl_error;
+  gs[0] = nfft;
+  gs[1] = nffts;
+  status = clEnqueueNDRangeKernel (q, a->k_window, 2, NULL, gs, NULL, 0, NULL,
+      NULL);
+  if (status != CL_SUCCESS)
+    goto cl_error;
+
+  if (clf_plan_enqueue (plan, a->d_in, a->d_spec, err) != CLF_OK) {
+    clFinish (q);
+    return FALSE;
+  }
+
+  SET_ARG (a->k_accum, 0, a->d_spec);
+  SET_ARG (a->k_accum, 1, nbins);
+  SET_ARG (a->k_accum, 2, a->d_seg);
+  SET_ARG (a->k_accum, 3, nseg_arg);
+  SET_ARG (a->k_accum, 4, nch);
+  SET_ARG (a->k_accum, 5, bands);
+  SET_ARG (a->k_accum, 6, a->d_band_first);
+  SET_ARG (a->k_accum, 7, a->d_band_bin);
+  SET_ARG (a->k_accum, 8, a->d_band_weight);
+  SET_ARG (a->k_accum, 9, a->d_phase_bin);
+  SET_ARG (a->k_accum, 10, inv_n2);
+  SET_ARG (a->k_accum, 11, thr);
+  SET_ARG (a->k_accum, 12, flags_arg);
+  SET_ARG (a->k_accum, 13, a->d_mag);
+  SET_ARG (a->k_accum, 14, a->d_phase);
+  if (status != CL_SUCCESS)
+    goto cl_error;
+  gs[0] = bands;
+  gs[1] = nseg * (gsize) nch;
+  status = clEnqueueNDRangeKernel (q, a->k_accum, 2, NULL, gs, NULL, 0, NULL,
+      NULL);
+  if (status != CL_SUCCESS)
+    goto cl_error;
+
+  if (flags & 2)
+    status = clEnqueueReadBuffer (q, a->d_phase, CL_FALSE, 0,
+        sums * sizeof (gfloat), a->sum_phase, 0, NULL, NULL);
+  status |= clEnqueueReadBuffer (q, a->d_mag, CL_TRUE, 0,
+      sums * sizeof (gfloat), a->sum_mag, 0, NULL, NULL);
+  if (status != CL_SUCCESS)
+    goto cl_error;
+  return TRUE;
+
+cl_error:
+  clFinish (q);
+  err->code = (status == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
+      status == CL_OUT_OF_RESOURCES || status == CL_OUT_OF_HOST_MEMORY) ?
+      CLF_ERROR_OUT_OF_MEMORY : CLF_ERROR_OPENCL;
+  g_snprintf (err->message, sizeof (err->message),
+      "OpenCL call failed (%d) while running the spectrum kernels", status);
+  return FALSE;
+}
+
+/* ------------------------------------------------------------------------
+ * Messages
+ * ---------------------------------------------------------------------- */
+
+static void
+append_floats (GValue * container, const gfloat * data, guint n,
+    gboolean as_list)
+{
+  GValue v = G_VALUE_INIT;
+  guint i;
+
+  g_value_init (&v, G_TYPE_FLOAT);
+  for (i = 0; i < n; i++) {
+    g_value_set_float (&v, data[i]);
+    if (as_list)
+      gst_value_list_append_value (container, &v);
+    else
+      gst_value_array_append_value (container, &v);
+  }
+  g_value_unset (&v);
+}
+
+/* A field of n floats per channel: one list (or array) when single, an
+ * array of arrays per channel when multi, as spectrum posts them. */
+static void
+set_levels_field (GstStructure * s, const gchar * name, const gfloat * data,
+    guint channels, guint n, gboolean multi, gboolean as_list)
+{
+  GValue field = G_VALUE_INIT;
+
+  if (!multi) {
+    g_value_init (&field, as_list ? GST_TYPE_LIST : GST_TYPE_ARRAY);
+    append_floats (&field, data, n, as_list);
+  } else {
+    guint c;
+
+    g_value_init (&field, GST_TYPE_ARRAY);
+    for (c = 0; c < channels; c++) {
+      GValue ch = G_VALUE_INIT;
+
+      g_value_init (&ch, GST_TYPE_ARRAY);
+      append_floats (&ch, data + (gsize) c * n, n, FALSE);
+      gst_value_array_append_and_take_value (&field, &ch);
+    }
+  }
+  gst_structure_take_value (s, name, &field);
+}
+
+static GstMessage *
+spectrum_message_new (GstClfftSpectrum * self, GstClockTime timestamp,
+    GstClockTime duration, const gfloat * mag, const gfloat * phase,
+    guint channels, guint bands, gboolean multi, gboolean as_list)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstClockTime running_time, stream_time, endtime;
+  GstStructure *s;
+
+  running_time = gst_segment_to_running_time (&trans->segment,
+      GST_FORMAT_TIME, timestamp);
+  stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
+      timestamp);
+  /* endtime is deprecated in spectrum but kept, with its arithmetic */
+  endtime = stream_time + duration;
+
+  s = gst_structure_new ("spectrum",
+      "endtime", GST_TYPE_CLOCK_TIME, endtime,
+      "timestamp", G_TYPE_UINT64, timestamp,
+      "stream-time", G_TYPE_UINT64, stream_time,
+      "running-time", G_TYPE_UINT64, running_time,
+      "duration", G_TYPE_UINT64, duration, NULL);
+  if (mag)
+    set_levels_field (s, "magnitude", mag, channels, bands, multi, as_list);
+  if (phase)
+    set_levels_field (s, "phase", phase, channels, bands, multi, as_list);
+
+  return gst_message_new_element (GST_OBJECT (self), s);
+}
+
+/* ------------------------------------------------------------------------
+ * Audio processing: GstSpectrum's interval logic on the host
+ * ---------------------------------------------------------------------- */
+
+/* spectrum's flush: forget the current interval */
+static void
+audio_flush (GstClfftSpectrum * self)
+{
+  self->num_frames = 0;
+  self->num_fft = 0;
+  self->accumulated_error = 0;
+  /* spectrum keeps the levels summed before the discontinuity and divides
+   * them by the FFTs counted after it; start the interval clean instead */
+  if (self->audio) {
+    gsize n = (gsize) self->audio->nch * self->audio->bands;
+    memset (self->audio->acc_mag, 0, n * sizeof (gfloat));
+    memset (self->audio->acc_phase, 0, n * sizeof (gfloat));
+  }
+}
+
+/* Drops the analysis state: rebuilt, and the interval restarted, on the
+ * next buffer (as spectrum's reset_state). Called with the lock held. */
+static void
+audio_reset (GstClfftSpectrum * self)
+{
+  if (self->audio) {
+    audio_free (self->audio);
+    self->audio = NULL;
+  }
+  audio_flush (self);
+}
+
+static gboolean
+audio_ensure (GstClfftSpectrum * self)
+{
+  guint rate;
+
+  if (self->audio)
+    return TRUE;
+
+  self->audio = audio_new (self);
+  if (!self->audio)
+    return FALSE;
+
+  /* the frames of one interval, and the nanoseconds of rounding error
+   * per interval, which add a frame whenever they exceed a second */
+  rate = GST_AUDIO_INFO_RATE (&self->audio_info);
+  self->frames_per_interval = gst_util_uint64_scale (self->interval, rate,
+      GST_SECOND);
+  self->frames_todo = self->frames_per_interval;
+  self->error_per_interval = (self->interval * rate) % GST_SECOND;
+  if (self->frames_per_interval == 0)
+    self->frames_per_interval = 1;
+  GST_INFO_OBJECT (self, "interval %" GST_TIME_FORMAT ", fpi %"
+      G_GUINT64_FORMAT ", error %" GST_TIME_FORMAT,
+      GST_TIME_ARGS (self->interval), self->frames_per_interval,
+      GST_TIME_ARGS (self->error_per_interval));
+  audio_flush (self);
+  return TRUE;
+}
+
+/* Converts frames to float as spectrum does: integers divided by the
+ * format's largest value, channels averaged when not multi-channel. */
+static void
+audio_convert (GstClfftSpectrumAudio * a, const guint8 * in, gfloat * out,
+    guint frames)
+{
+  const guint ch = a->channels, nch = a->nch;
+  const gfloat max_value = a->max_value;
+  guint j, c;
+
+  switch (a->format) {
+    case GST_AUDIO_FORMAT_S16:{
+      const gint16 *s = (const gint16 *) in;
+      for (j = 0; j < frames; j++, s += ch, out += nch) {
+        if (nch > 1) {
+          for (c = 0; c < ch; c++)
+            out[c] = s[c] / max_value;
+        } else {
+          gfloat v = s[0] / max_value;
+          for (c = 1; c < ch; c++)
+            v += s[c] / max_value;
+          out[0] = v / ch;
+        }
+      }
+      break;
+    }
+    case GST_AUDIO_FORMAT_S24:{
+      for (j = 0; j < frames; j++, out += nch) {
+        gfloat v = 0.0f;
+        for (c = 0; c < ch; c++, in += 3) {
+#if G_BYTE_ORDER == G_BIG_ENDIAN
+          gint32 x = GST_READ_UINT24_BE (in);
+#else
+          gint32 x = GST_READ_UINT24_LE (in);
+#endif
+          if (x & 0x00800000)
+            x |= 0xff000000;
+          if (nch > 1)
+            out[c] = x / max_value;
+          else
+            v += x / max_value;
+        }
+        /* spectrum's mixing S24 reader never resets this sum between
+         * frames, which integrates the signal; average each frame */
+        if (nch == 1)
+          out[0] = v / ch;
+      }
+      break;
+    }
+    case GST_AUDIO_FORMAT_S32:{
+      const gint32 *s = (const gint32 *) in;
+      for (j = 0; j < frames; j++, s += ch, out += nch) {
+        if (nch > 1) {
+          for (c = 0; c < ch; c++)
+            out[c] = s[c] / max_value;
+        } else {
+          gfloat v = s[0] / max_value;
+          for (c = 1; c < ch; c++)
+            v += s[c] / max_value;
+          out[0] = v / ch;
+        }
+      }
+      break;
+    }
+    case GST_AUDIO_FORMAT_F32:{
+      const gfloat *s = (const gfloat *) in;
+      for (j = 0; j < frames; j++, s += ch, out += nch) {
+        if (nch > 1) {
+          for (c = 0; c < ch; c++)
+            out[c] = s[c];
+        } else {
+          gfloat v = s[0];
+          for (c = 1; c < ch; c++)
+            v += s[c];
+          out[0] = v / ch;
+        }
+      }
+      break;
+    }
+    case GST_AUDIO_FORMAT_F64:{
+      const gdouble *s = (const gdouble *) in;
+      for (j = 0; j < frames; j++, s += ch, out += nch) {
+        if (nch > 1) {
+          for (c = 0; c < ch; c++)
+            out[c] = s[c];
+        } else {
+          gfloat v = s[0];
+          for (c = 1; c < ch; c++)
+            v += s[c];
+          out[0] = v / ch;
+        }
+      }
+      break;
+    }
+    default:
+      g_assert_not_reached ();
+      break;
+  }
+}
+
+/* Runs the chunk's FFTs, turns its segments into levels and messages
+ * (appended to *messages, posted by the caller without the lock), and
+ * keeps the last nfft frames as the next chunk's history. */
+static gboolean
+audio_finish_chunk (GstClfftSpectrum * self, gint threshold, guint flags,
+    gboolean post, gboolean as_list, GList ** messages)
+{
+  GstClfftSpectrumAudio *a = self->audio;
+  gsize per_seg = (gsize) a->nch * a->bands;
+  guint nseg = a->seg_first->len;
+  guint s, i;
+
+  if (a->nev > 0) {
+    ClfError err = { 0, };
+    const gchar *what = NULL;
+
+    if (!audio_run_chunk (a, threshold, flags, &err, &what)) {
+      gst_clfft_device_post_error (GST_ELEMENT (self), a->ctx, &err, what);
+      return FALSE;
+    }
+  }
+
+  for (s = 0; s < nseg; s++) {
+    if (a->nev > 0) {
+      for (i = 0; i < per_seg; i++) {
+        a->acc_mag[i] += a->sum_mag[s * per_seg + i];
+        a->acc_phase[i] += a->sum_phase[s * per_seg + i];
+      }
+    }
+    if (s < a->pending->len) {
+      const PendingMessage *pm = &g_array_index (a->pending, PendingMessage, s);
+
+      if (post) {
+        for (i = 0; i < per_seg; i++) {
+          a->acc_mag[i] /= pm->num_fft;
+          a->acc_phase[i] /= pm->num_fft;
+        }
+        *messages = g_list_prepend (*messages,
+            spectrum_message_new (self, pm->ts, self->interval,
+                (flags & 1) ? a->acc_mag : NULL,
+                (flags & 2) ? a->acc_phase : NULL, a->nch, a->bands,
+                self->multi_channel, as_list));
+      }
+      memset (a->acc_mag, 0, per_seg * sizeof (gfloat));
+      memset (a->acc_phase, 0, per_seg * sizeof (gfloat));
+    }
+  }
+
+  memmove (a->stream, a->stream + (gsize) a->m * a->nch,
+      (gsize) a->nfft * a->nch * sizeof (gfloat));
+  a->m = 0;
+  a->nev = 0;
+  g_array_set_size (a->seg_first, 1);
+  g_array_set_size (a->pending, 0);
+  return TRUE;
+}
+
+static GstFlowReturn
+gst_clfft_spectrum_transform_ip (GstBaseTransform * trans, GstBuffer * buffer)
+{
+  GstClfftSpectrum *self = GST_CLFFT_SPECTRUM (trans);
+  GstClfftSpectrumAudio *a;
+  GstMapInfo map;
+  const guint8 *data;
+  gsize size;
+  guint rate, bpf, flags;
+  gint threshold;
+  gboolean post, as_list;
+  GList *messages = NULL, *l;
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  if (self->is_video)
+    return GST_FLOW_OK;
+
+  g_mutex_lock (&self->lock);
+
+  if (GST_BUFFER_IS_DISCONT (buffer)) {
+    GST_DEBUG_OBJECT (self, "discontinuity: restarting the interval");
+    audio_flush (self);
+  }
+  if (!audio_ensure (self)) {
+    g_mutex_unlock (&self->lock);
+    return GST_FLOW_ERROR;
+  }
+  a = self->audio;
+  rate = a->rate;
+  bpf = a->bpf;
+  threshold = self->threshold;
+  flags = (self->message_magnitude ? 1 : 0) | (self->message_phase ? 2 : 0);
+  post = self->post_messages;
+  as_list = self->message_format == GST_CLFFT_SPECTRUM_FORMAT_LIST;
+
+  if (self->num_frames == 0)
+    self->message_ts = GST_BUFFER_TIMESTAMP (buffer);
+
+  if (!gst_buffer_map (buffer, &map, GST_MAP_READ)) {
+    g_mutex_unlock (&self->lock);
+    GST_ELEMENT_ERROR (self, RESOURCE, READ, (NULL),
+        ("could not map the input buffer"));
+    return GST_FLOW_ERROR;
+  }
+  data = map.data;
+  size = map.size;
+  g_array_set_size (a->seg_first, 1);
+  g_array_index (a->seg_first, guint, 0) = 0;
+
+  while (size >= bpf) {
+    guint64 fft_todo = a->hop - (self->num_frames % a->hop);
+    guint64 msg_todo = self->frames_todo - self->num_frames;
+    guint64 block = MIN (msg_todo, size / bpf);
+    gboolean have_full_interval;
+
+    block = MIN (block, fft_todo);
+    block = MIN (block, (guint64) (a->stream_cap - a->m));
+
+    if (a->m + block > a->stream_alloc) {
+      /* grows with the buffers seen, up to stream_cap */
+      a->stream_alloc = MIN (MAX (a->m + block, 2 * a->stream_alloc),
+          a->stream_cap);
+      a->stream = g_renew (gfloat, a->stream,
+          (gsize) (a->nfft + a->stream_alloc) * a->nch);
+    }
+
+    audio_convert (a, data, a->stream + (gsize) (a->nfft + a->m) * a->nch,
+        block);
+    data += block * bpf;
+    size -= block * bpf;
+    a->m += block;
+    self->num_frames += block;
+
+    have_full_interval = (self->num_frames == self->frames_todo);
+
+    /* an FFT every hop frames of the interval, and at least one per
+     * interval (of the last nfft frames) when the interval is shorter */
+    if ((self->num_frames % a->hop == 0) ||
+        (have_full_interval && !self->num_fft)) {
+      a->offsets[a->nev++] = a->m;
+      self->num_fft++;
+    }
+
+    if (have_full_interval) {
+      PendingMessage pm;
+      guint end = a->nev;
+
+      self->frames_todo = self->frames_per_interval;
+      if (self->accumulated_error >= GST_SECOND) {
+        self->accumulated_error -= GST_SECOND;
+        self->frames_todo++;
+      }
+      self->accumulated_error += self->error_per_interval;
+
+      pm.ts = self->message_ts;
+      pm.num_fft = self->num_fft;
+      g_array_append_val (a->pending, pm);
+      g_array_append_val (a->seg_first, end);
+
+      if (GST_CLOCK_TIME_IS_VALID (self->message_ts))
+        self->message_ts += gst_util_uint64_scale (self->num_frames,
+            GST_SECOND, rate);
+      self->num_frames = 0;
+      self->num_fft = 0;
+    }
+
+    if (a->nev == a->ev_cap || a->m == a->stream_cap) {
+      if (!audio_finish_chunk (self, threshold, flags, post, as_list,
+              &messages)) {
+        ret = GST_FLOW_ERROR;
+        break;
+      }
+    }
+  }
+  if (ret == GST_FLOW_OK && (a->m > 0 || a->pending->len > 0)) {
+    if (!audio_finish_chunk (self, threshold, flags, post, as_list, &messages))
+      ret = GST_FLOW_ERROR;
+  }
+
+  gst_buffer_unmap (buffer, &map);
+  if (ret != GST_FLOW_OK)
+    audio_reset (self);
+  g_mutex_unlock (&self->lock);
+
+  /* posted without the lock, so a synchronous bus handler may set
+   * properties */
+  messages = g_list_reverse (messages);
+  for (l = messages; l; l = l->next)
+    gst_element_post_message (GST_ELEMENT (self), l->data);
+  g_list_free (messages);
+
+  return ret;
+}
+
+/* ------------------------------------------------------------------------
+ * Video processing
+ * ---------------------------------------------------------------------- */
+
+static GstFlowReturn
+gst_clfft_spectrum_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstClfftSpectrum *self = GST_CLFFT_SPECTRUM (trans);
+  GstVideoFrame in, out;
+  gint threshold;
+  guint bands;
+  gboolean post, as_list, ok;
+  GstClockTime ts, duration;
+
+  if (!self->is_video || !self->video)
+    return GST_FLOW_NOT_NEGOTIATED;
+
+  g_mutex_lock (&self->lock);
+  threshold = self->threshold;
+  post = self->post_messages && self->message_magnitude;
+  bands = post ? self->bands : 0;
+  as_list = self->message_format == GST_CLFFT_SPECTRUM_FORMAT_LIST;
+  g_mutex_unlock (&self->lock);
+
+  if (bands > self->video_nbands) {
+    self->video_bands = g_renew (gfloat, self->video_bands, bands);
+    self->video_nbands = bands;
+  }
+
+  if (!gst_video_frame_map (&in, &self->video_in, inbuf, GST_MAP_READ))
+    goto map_failed;
+  if (!gst_video_frame_map (&out, &self->video_out, outbuf, GST_MAP_WRITE)) {
+    gst_video_frame_unmap (&in);
+    goto map_failed;
+  }
+  ok = gst_clfft_spectrum_video_process (self->video, GST_ELEMENT (self), &in,
+      &out, threshold, bands, self->video_bands);
+  gst_video_frame_unmap (&out);
+  gst_video_frame_unmap (&in);
+  if (!ok)
+    return GST_FLOW_ERROR;
+
+  if (post) {
+    ts = GST_BUFFER_PTS (inbuf);
+    duration = GST_BUFFER_DURATION (inbuf);
+    if (!GST_CLOCK_TIME_IS_VALID (duration) &&
+        GST_VIDEO_INFO_FPS_N (&self->video_in) > 0)
+      duration = gst_util_uint64_scale (GST_SECOND,
+          GST_VIDEO_INFO_FPS_D (&self->video_in),
+          GST_VIDEO_INFO_FPS_N (&self->video_in));
+    gst_element_post_message (GST_ELEMENT (self),
+        spectrum_message_new (self, ts, duration, self->video_bands, NULL, 1,
+            bands, FALSE, as_list));
+  }
+  return GST_FLOW_OK;
+
+map_failed:
+  GST_ELEMENT_ERROR (self, RESOURCE, READ, (NULL),
+      ("could not map a video frame"));
+  return GST_FLOW_ERROR;
+}
+
+/* ------------------------------------------------------------------------
+ * Caps
+ * ---------------------------------------------------------------------- */
+
+static void
+set_format_list (GstStructure * s, const gchar * formats)
+{
+  gchar *str = g_strdup_printf ("video/x-raw, format = (string) %s", formats);
+  GstStructure *tmpl = gst_structure_from_string (str, NULL);
+
+  gst_structure_set_value (s, "format",
+      gst_structure_get_value (tmpl, "format"));
+  gst_structure_free (tmpl);
+  g_free (str);
+}
+
+static GstCaps *
+gst_clfft_spectrum_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *res = gst_caps_new_empty ();
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_caps_get_structure (caps, i);
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+    GstStructure *o;
+
+    if (gst_structure_has_name (s, "video/x-raw")) {
+      /* frames keep their size and rate; only the format changes */
+      o = gst_structure_copy (s);
+      gst_structure_remove_fields (o, "format", "colorimetry", "chroma-site",
+          NULL);
+      set_format_list (o, direction == GST_PAD_SINK ?
+          GST_CLFFT_SPECTRUM_VIDEO_OUT_FORMATS :
+          GST_CLFFT_SPECTRUM_VIDEO_IN_FORMATS);
+    } else {
+      /* audio passes through unchanged */
+      o = gst_structure_copy (s);
+    }
+    gst_caps_append_structure_full (res, o,
+        f ? gst_caps_features_copy (f) : NULL);
+  }
+  res = gst_caps_simplify (res);
+
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, res,
+        GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (res);
+    res = tmp;
+  }
+  GST_DEBUG_OBJECT (trans, "%s caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, res);
+  return res;
+}
+
+static gboolean
+gst_clfft_spectrum_transform_size (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, gsize size, GstCaps * othercaps,
+    gsize * othersize)
+{
+  GstStructure *s = gst_caps_get_structure (othercaps, 0);
+
+  if (gst_structure_has_name (s, "video/x-raw")) {
+    GstVideoInfo info;
+
+    if (!gst_video_info_from_caps (&info, othercaps))
+      return FALSE;
+    *othersize = GST_VIDEO_INFO_SIZE (&info);
+  } else {
+    *othersize = size;
+  }
+  return TRUE;
+}
+
+static gboolean
+gst_clfft_spectrum_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GstClfftSpectrum *self = GST_CLFFT_SPECTRUM (trans);
+  GstStructure *s = gst_caps_get_structure (incaps, 0);
+
+  if (!self->ctx)
+    return FALSE;
+
+  if (gst_structure_has_name (s, "video/x-raw")) {
+    GstVideoInfo vin, vout;
+    GstClfftSpectrumVideo *video;
+
+    if (!gst_video_info_from_caps (&vin, incaps) ||
+        !gst_video_info_from_caps (&vout, outcaps))
+      goto bad_caps;
+    if (vin.width != vout.width || vin.height != vout.height)
+      goto bad_caps;
+
+    video = gst_clfft_spectrum_video_new (GST_ELEMENT (self), self->ctx,
+        &vin, &vout);
+    if (!video)
+      return FALSE;
+
+    g_mutex_lock (&self->lock);
+    audio_reset (self);
+    if (self->video)
+      gst_clfft_spectrum_video_free (self->video);
+    self->video = video;
+    self->video_in = vin;
+    self->video_out = vout;
+    self->is_video = TRUE;
+    g_mutex_unlock (&self->lock);
+    gst_base_transform_set_passthrough (trans, FALSE);
+  } else {
+    GstAudioInfo info;
+    gboolean ok;
+
+    if (!gst_audio_info_from_caps (&info, incaps))
+      goto bad_caps;
+
+    g_mutex_lock (&self->lock);
+    if (self->video) {
+      gst_clfft_spectrum_video_free (self->video);
+      self->video = NULL;
+    }
+    self->is_video = FALSE;
+    self->audio_info = info;
+    /* re-plan now, so device errors show at negotiation */
+    audio_reset (self);
+    ok = audio_ensure (self);
+    g_mutex_unlock (&self->lock);
+    if (!ok)
+      return FALSE;
+    gst_base_transform_set_passthrough (trans, TRUE);
+  }
+  return TRUE;
+
+bad_caps:
+  GST_WARNING_OBJECT (self, "cannot handle caps %" GST_PTR_FORMAT " -> %"
+      GST_PTR_FORMAT, incaps, outcaps);
+  return FALSE;
+}
+
+static gboolean
+gst_clfft_spectrum_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstClfftSpectrum *self = GST_CLFFT_SPECTRUM (trans);
+  gboolean ret;
+
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
+      decide_query, query);
+  /* frames are mapped through GstVideoFrame: any stride is fine */
+  if (self->is_video && !gst_base_transform_is_passthrough (trans)) {
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+    ret = TRUE;
+  }
+  return ret;
+}
+
+/* ------------------------------------------------------------------------
+ * State
+ * ---------------------------------------------------------------------- */
+
+static gboolean
+gst_clfft_spectrum_start (GstBaseTransform * trans)
+{
+  GstClfftSpectrum *self = GST_CLFFT_SPECTRUM (trans);
+  gchar *device;
+  ClfContext *ctx;
+
+  g_mutex_lock (&self->lock);
+  device = g_strdup (self->device);
+  g_mutex_unlock (&self->lock);
+
+  /* posts the error (naming the cause) when there is no usable device */
+  ctx = gst_clfft_device_acquire (GST_ELEMENT (self), device);
+  g_free (device);
+  if (!ctx)
+    return FALSE;
+  GST_INFO_OBJECT (self, "running on %s", clf_context_describe (ctx));
+
+  g_mutex_lock (&self->lock);
+  self->ctx = ctx;
+  audio_reset (self);
+  g_mutex_unlock (&self->lock);
+  return TRUE;
+}
+
+static gboolean
+gst_clfft_spectrum_stop (GstBaseTransform * trans)
+{
+  GstClfftSpectrum *self = GST_CLFFT_SPECTRUM (trans);
+
+  g_mutex_lock (&self->lock);
+  audio_reset (self);
+  if (self->video) {
+    gst_clfft_spectrum_video_free (self->video);
+    self->video = NULL;
+  }
+  g_free (self->video_bands);
+  self->video_bands = NULL;
+  self->video_nbands = 0;
+  self->is_video = FALSE;
+  if (self->ctx) {
+    clf_context_unref (self->ctx);
+    self->ctx = NULL;
+  }
+  g_mutex_unlock (&self->lock);
+  return TRUE;
+}
+
+static gboolean
+gst_clfft_spectrum_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstClfftSpectrum *self = GST_CLFFT_SPECTRUM (trans);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
+    /* the next buffer is DISCONT anyway; do not wait for it */
+    g_mutex_lock (&self->lock);
+    audio_flush (self);
+    g_mutex_unlock (&self->lock);
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+}
+
+/* ------------------------------------------------------------------------
+ * Properties
+ * ---------------------------------------------------------------------- */
+
+static void
+gst_clfft_spectrum_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstClfftSpectrum *self = GST_CLFFT_SPECTRUM (object);
+  gboolean reset = FALSE;
+
+  g_mutex_lock (&self->lock);
+  switch (prop_id) {
+    case PROP_POST_MESSAGES:
+      self->post_messages = g_value_get_boolean (value);
+      break;
+    case PROP_MESSAGE_MAGNITUDE:
+      self->message_magnitude = g_value_get_boolean (value);
+      break;
+    case PROP_MESSAGE_PHASE:
+      self->message_phase = g_value_get_boolean (value);
+      break;
+    case PROP_INTERVAL:{
+      guint64 v = g_value_get_uint64 (value);
+      reset = v != self->interval;
+      self->interval = v;
+      break;
+    }
+    case PROP_BANDS:{
+      guint v = g_value_get_uint (value);
+      reset = v != self->bands;
+      self->bands = v;
+      break;
+    }
+    case PROP_THRESHOLD:
+      self->threshold = g_value_get_int (value);
+      break;
+    case PROP_MULTI_CHANNEL:{
+      gboolean v = g_value_get_boolean (value);
+      reset = v != self->multi_channel;
+      self->multi_channel = v;
+      break;
+    }
+    case PROP_WINDOW:{
+      gint v = g_value_get_enum (value);
+      reset = v != (gint) self->window;
+      self->window = v;
+      break;
+    }
+    case PROP_OVERLAP:{
+      gdouble v = g_value_get_double (value);
+      reset = v != self->overlap;
+      self->overlap = v;
+      break;
+    }
+    case PROP_FREQUENCY_SCALE:{
+      gint v = g_value_get_enum (value);
+      reset = v != (gint) self->frequency_scale;
+      self->frequency_scale = v;
+      break;
+    }
+    case PROP_MIN_FREQUENCY:{
+      gdouble v = g_value_get_double (value);
+      reset = v != self->min_frequency;
+      self->min_frequency = v;
+      break;
+    }
+    case PROP_MESSAGE_FORMAT:
+      self->message_format = g_value_get_enum (value);
+      break;
+    case PROP_DEVICE:
+      g_free (self->device);
+      self->device = g_value_dup_string (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  if (reset)
+    audio_reset (self);
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+gst_clfft_spectrum_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstClfftSpectrum *self = GST_CLFFT_SPECTRUM (object);
+
+  g_mutex_lock (&self->lock);
+  switch (prop_id) {
+    case PROP_POST_MESSAGES:
+      g_value_set_boolean (value, self->post_messages);
+      break;
+    case PROP_MESSAGE_MAGNITUDE:
+      g_value_set_boolean (value, self->message_magnitude);
+      break;
+    case PROP_MESSAGE_PHASE:
+      g_value_set_boolean (value, self->message_phase);
+      break;
+    case PROP_INTERVAL:
+      g_value_set_uint64 (value, self->interval);
+      break;
+    case PROP_BANDS:
+      g_value_set_uint (value, self->bands);
+      break;
+    case PROP_THRESHOLD:
+      g_value_set_int (value, self->threshold);
+      break;
+    case PROP_MULTI_CHANNEL:
+      g_value_set_boolean (value, self->multi_channel);
+      break;
+    case PROP_WINDOW:
+      g_value_set_enum (value, self->window);
+      break;
+    case PROP_OVERLAP:
+      g_value_set_double (value, self->overlap);
+      break;
+    case PROP_FREQUENCY_SCALE:
+      g_value_set_enum (value, self->frequency_scale);
+      break;
+    case PROP_MIN_FREQUENCY:
+      g_value_set_double (value, self->min_frequency);
+      break;
+    case PROP_MESSAGE_FORMAT:
+      g_value_set_enum (value, self->message_format);
+      break;
+    case PROP_DEVICE:
+      g_value_set_string (value, self->device);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+gst_clfft_spectrum_finalize (GObject * object)
+{
+  GstClfftSpectrum *self = GST_CLFFT_SPECTRUM (object);
+
+  audio_reset (self);
+  if (self->video)
+    gst_clfft_spectrum_video_free (self->video);
+  g_free (self->video_bands);
+  if (self->ctx)
+    clf_context_unref (self->ctx);
+  g_free (self->device);
+  g_mutex_clear (&self->lock);
+
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_clfft_spectrum_class_init (GstClfftSpectrumClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
+
+  GST_DEBUG_CATEGORY_INIT (gst_clfft_spectrum_debug, "clfftspectrum", 0,
+      "OpenCL audio spectrum and video 2D spectrum");
+
+  gobject_class->set_property = gst_clfft_spectrum_set_property;
+  gobject_class->get_property = gst_clfft_spectrum_get_property;
+  gobject_class->finalize = gst_clfft_spectrum_finalize;
+
+  /* the first seven properties as spectrum's: names, types, ranges,
+   * defaults */
+  g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
+      g_param_spec_boolean ("post-messages", "Post Messages",
+          "Whether to post a 'spectrum' element message on the bus for each "
+          "passed interval (audio) or each frame (video)",
+          DEFAULT_POST_MESSAGES, rw));
+  g_object_class_install_property (gobject_class, PROP_MESSAGE_MAGNITUDE,
+      g_param_spec_boolean ("message-magnitude", "Magnitude",
+          "Whether to add a 'magnitude' field (level of each band in dB, "
+          "averaged over the interval) to the 'spectrum' messages",
+          DEFAULT_MESSAGE_MAGNITUDE, rw));
+  g_object_class_install_property (gobject_class, PROP_MESSAGE_PHASE,
+      g_param_spec_boolean ("message-phase", "Phase",
+          "Whether to add a 'phase' field (phase of each band in radians, "
+          "-pi to pi, averaged over the interval) to the audio 'spectrum' "
+          "messages", DEFAULT_MESSAGE_PHASE, rw));
+  g_object_class_install_property (gobject_class, PROP_INTERVAL,
+      g_param_spec_uint64 ("interval", "Interval",
+          "Interval of time between message posts (in nanoseconds)",
+          1, G_MAXUINT64, DEFAULT_INTERVAL, rw));
+  g_object_class_install_property (gobject_class, PROP_BANDS,
+      g_param_spec_uint ("bands", "Bands",
+          "Number of frequency bands (audio: the FFT has 2 * bands - 2 "
+          "points and band k is at k * rate / (2 * bands - 2) Hz on the "
+          "linear scale; video: radius bands of the radial average)",
+          2, ((guint) G_MAXINT + 2) / 2, DEFAULT_BANDS, rw));
+  g_object_class_install_property (gobject_class, PROP_THRESHOLD,
+      g_param_spec_int ("threshold", "Threshold",
+          "dB threshold for result. All lower values will be set to this "
+          "(video: the level shown black)", G_MININT, 0, DEFAULT_THRESHOLD,
+          rw));
+  g_object_class_install_property (gobject_class, PROP_MULTI_CHANNEL,
+      g_param_spec_boolean ("multi-channel", "Multichannel results",
+          "Send separate results for each channel (fields become arrays of "
+          "per-channel arrays), else analyse the average of the channels",
+          DEFAULT_MULTI_CHANNEL, rw));
+
+  g_object_class_install_property (gobject_class, PROP_WINDOW,
+      g_param_spec_enum ("window", "Window",
+          "Window applied to each FFT's input (audio)",
+          GST_TYPE_CLFFT_SPECTRUM_WINDOW, DEFAULT_WINDOW, rw));
+  g_object_class_install_property (gobject_class, PROP_OVERLAP,
+      g_param_spec_double ("overlap", "Overlap",
+          "Fraction of the FFT length by which consecutive FFTs overlap "
+          "(audio; 0 = back to back, as spectrum; 0.5 = an FFT every half "
+          "length)", 0.0, 0.9, DEFAULT_OVERLAP, rw));
+  g_object_class_install_property (gobject_class, PROP_FREQUENCY_SCALE,
+      g_param_spec_enum ("frequency-scale", "Frequency scale",
+          "Spacing of the audio bands. log: 'bands' bands from "
+          "min-frequency to Nyquist with a constant ratio, each summing "
+          "the power of the FFT bins it covers (the FFT then spans at "
+          "least 4 periods of min-frequency, a power of two up to 2^20 "
+          "points)", GST_TYPE_CLFFT_SPECTRUM_FREQUENCY_SCALE,
+          DEFAULT_FREQUENCY_SCALE, rw));
+  g_object_class_install_property (gobject_class, PROP_MIN_FREQUENCY,
+      g_param_spec_double ("min-frequency", "Minimum frequency",
+          "Centre of the first band of the log frequency scale, in Hz",
+          0.01, 1e7, DEFAULT_MIN_FREQUENCY, rw));
+  g_object_class_install_property (gobject_class, PROP_MESSAGE_FORMAT,
+      g_param_spec_enum ("message-format", "Message format",
+          "Type of the magnitude and phase fields of a single-channel "
+          "message: list (GstValueList, as spectrum) or array "
+          "(GstValueArray, which PyGObject can read)",
+          GST_TYPE_CLFFT_SPECTRUM_MESSAGE_FORMAT, DEFAULT_MESSAGE_FORMAT, rw));
+  g_object_class_install_property (gobject_class, PROP_DEVICE,
+      g_param_spec_string ("device", "OpenCL device",
+          "OpenCL device to run on: NULL for automatic ($CLFFT_DEVICE, else "
+          "the first GPU, else any device), \"gpu\", \"cpu\", "
+          "\"platform:device\" indices, or a substring of the platform or "
+          "device name. Read when the element starts",
+          DEFAULT_DEVICE, rw | GST_PARAM_MUTABLE_READY));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "OpenCL spectrum analyzer", "Filter/Analyzer/Audio/Video",
+      "Audio: a drop-in replacement for 'spectrum' (same properties and "
+      "'spectrum' messages) running its FFTs on an OpenCL device, with "
+      "window, overlap, log frequency scale and array messages. "
+      "Video: the log-magnitude 2D spectrum of each frame, DC centred",
+      "gst-clfft developers");
+
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_clfft_spectrum_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_clfft_spectrum_stop);
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_clfft_spectrum_transform_caps);
+  trans_class->transform_size =
+      GST_DEBUG_FUNCPTR (gst_clfft_spectrum_transform_size);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_clfft_spectrum_set_caps);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_clfft_spectrum_propose_allocation);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_clfft_spectrum_sink_event);
+  trans_class->transform_ip =
+      GST_DEBUG_FUNCPTR (gst_clfft_spectrum_transform_ip);
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_clfft_spectrum_transform);
+  /* audio is passed through, video converted; GRAY8 in and out must not
+   * become passthrough, so set_caps decides */
+  trans_class->passthrough_on_same_caps = FALSE;
+  trans_class->transform_ip_on_passthrough = TRUE;
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CLFFT_SPECTRUM_WINDOW, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CLFFT_SPECTRUM_FREQUENCY_SCALE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CLFFT_SPECTRUM_MESSAGE_FORMAT, 0);
+}
+
+static void
+gst_clfft_spectrum_init (GstClfftSpectrum * self)
+{
+  self->post_messages = DEFAULT_POST_MESSAGES;
+  self->message_magnitude = DEFAULT_MESSAGE_MAGNITUDE;
+  self->message_phase = DEFAULT_MESSAGE_PHASE;
+  self->interval = DEFAULT_INTERVAL;
+  self->bands = DEFAULT_BANDS;
+  self->threshold = DEFAULT_THRESHOLD;
+  self->multi_channel = DEFAULT_MULTI_CHANNEL;
+  self->window = DEFAULT_WINDOW;
+  self->overlap = DEFAULT_OVERLAP;
+  self->frequency_scale = DEFAULT_FREQUENCY_SCALE;
+  self->min_frequency = DEFAULT_MIN_FREQUENCY;
+  self->message_format = DEFAULT_MESSAGE_FORMAT;
+  self->device = g_strdup (DEFAULT_DEVICE);
+  g_mutex_init (&self->lock);
+}

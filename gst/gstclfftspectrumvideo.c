@@ -1,0 +1,401 @@
+/* gstclfftspectrumvideo.c: the 2D log-magnitude spectrum of video frames for clfftspectrum. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+#include "gstclfftspectrumvideo.h"
+#include "gstclfftdevice.h"
+
+GST_DEBUG_CATEGORY_EXTERN (gst_clfft_spectrum_debug);
+#define GST_CAT_DEFAULT gst_clfft_spectrum_debug
+
+/* How the luma kernel reads a pixel (spectrum_video_luma's mode). */
+enum
+{
+  LUMA_8BIT = 0,                /* one 8-bit component (GRAY8, Y of I420/NV12) */
+  LUMA_16BIT_LE = 1,            /* one 16-bit little-endian component */
+  LUMA_RGB = 2                  /* 8-bit R, G, B weighted to luminance */
+};
+
+struct _GstClfftSpectrumVideo
+{
+  ClfContext *ctx;
+  guint width, height;
+
+  /* input */
+  guint mode;
+  guint pstride;                /* bytes per pixel in plane 0 */
+  guint offset[3];              /* byte of R,G,B (or of the luma) in a pixel */
+  gfloat coeff[3];
+  gsize in_row_bytes;
+
+  /* output */
+  guint out_bpp;                /* 1 (GRAY8) or 2 (GRAY16_LE) */
+
+  /* half = R2C half spectrum ((width/2+1) x height), else full C2C */
+  gboolean half;
+  ClfPlan *plan;
+  gsize spec_count;             /* complex values in spec */
+
+  cl_mem raw, real, spec, peak, out;
+  cl_kernel k_luma, k_peak, k_map, k_radial, k_radial_db;
+
+  /* radial average, sized for radial_bands */
+  guint radial_bands;
+  cl_mem radial_sum, radial_count, radial_db;
+};
+
+void
+gst_clfft_spectrum_video_free (GstClfftSpectrumVideo * v)
+{
+  cl_mem *mems[] = { &v->raw, &v->real, &v->spec, &v->peak, &v->out,
+    &v->radial_sum, &v->radial_count, &v->radial_db
+  };
+  cl_kernel *kernels[] = { &v->k_luma, &v->k_peak, &v->k_map, &v->k_radial,
+    &v->k_radial_db
+  };
+  guint i;
+
+  if (!v)
+    return;
+
+  /* nothing may still be queued on these objects */
+  clFinish (clf_context_get_queue (v->ctx));
+  for (i = 0; i < G_N_ELEMENTS (mems); i++)
+    if (*mems[i])
+      clReleaseMemObject (*mems[i]);
+  for (i = 0; i < G_N_ELEMENTS (kernels); i++)
+    if (*kernels[i])
+      clReleaseKernel (*kernels[i]);
+  if (v->plan)
+    clf_plan_free (v->plan);
+  clf_context_unref (v->ctx);
+  g_free (v);
+}
+
+static void
+set_opencl_error (ClfError * err, cl_int code, const gchar * call)
+{
+  err->code = (code == CL_MEM_OBJECT_ALLOCATION_FAILURE
+      || code == CL_OUT_OF_RESOURCES || code == CL_OUT_OF_HOST_MEMORY) ?
+      CLF_ERROR_OUT_OF_MEMORY : CLF_ERROR_OPENCL;
+  g_snprintf (err->message, sizeof (err->message), "%s failed (%d)", call,
+      code);
+}
+
+/* Works out how the luma kernel reads in's plane 0. */
+static void
+setup_input (GstClfftSpectrumVideo * v, const GstVideoInfo * in)
+{
+  const GstVideoFormatInfo *finfo = in->finfo;
+
+  if (GST_VIDEO_FORMAT_INFO_IS_RGB (finfo)) {
+    gdouble kr = 0.2126, kb = 0.0722;
+    guint c;
+
+    /* caps of RGB formats carry the RGB matrix, which has no luma weights:
+     * use BT.709 (the sRGB primaries' luminance) unless told otherwise */
+    if (!gst_video_color_matrix_get_Kr_Kb (in->colorimetry.matrix, &kr, &kb)) {
+      kr = 0.2126;
+      kb = 0.0722;
+    }
+    v->mode = LUMA_RGB;
+    for (c = 0; c < 3; c++)
+      v->offset[c] = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
+    v->coeff[0] = kr;
+    v->coeff[1] = 1.0 - kr - kb;
+    v->coeff[2] = kb;
+    v->pstride = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, 0);
+  } else {
+    /* GRAY or the Y plane of YUV: component 0 */
+    v->mode = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0) > 8 ?
+        LUMA_16BIT_LE : LUMA_8BIT;
+    v->offset[0] = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, 0);
+    v->offset[1] = v->offset[2] = 0;
+    v->coeff[0] = 1.0f;
+    v->coeff[1] = v->coeff[2] = 0.0f;
+    v->pstride = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, 0);
+  }
+  v->in_row_bytes = (gsize) v->width * v->pstride;
+}
+
+static ClfPlan *
+make_plan (GstClfftSpectrumVideo * v, ClfError * err)
+{
+  ClfPlanDesc d;
+  ClfPlan *plan;
+
+  /* R2C halves the work; if the core cannot do this size as R2C, a C2C
+   * transform of the same real data gives the full spectrum instead */
+  clf_plan_desc_init (&d, CLF_R2C, CLF_FORWARD, v->width, v->height, 1);
+  plan = clf_plan_new (v->ctx, &d, err);
+  if (plan) {
+    v->half = TRUE;
+    v->spec_count = (gsize) (v->width / 2 + 1) * v->height;
+    return plan;
+  }
+  if (err->code != CLF_ERROR_UNSUPPORTED && err->code != CLF_ERROR_INVALID_ARG)
+    return NULL;
+
+  GST_INFO ("no R2C plan for %ux%u (%s), using C2C", v->width, v->height,
+      err->message);
+  memset (err, 0, sizeof (*err));
+  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, v->width, v->height, 1);
+  plan = clf_plan_new (v->ctx, &d, err);
+  v->half = FALSE;
+  v->spec_count = (gsize) v->width * v->height;
+  return plan;
+}
+
+GstClfftSpectrumVideo *
+gst_clfft_spectrum_video_new (GstElement * element, ClfContext * ctx,
+    const GstVideoInfo * in, const GstVideoInfo * out)
+{
+  GstClfftSpectrumVideo *v = g_new0 (GstClfftSpectrumVideo, 1);
+  ClfError err = { 0, };
+  const gchar *what = "planning the 2D FFT";
+  gsize npix;
+
+  v->ctx = clf_context_ref (ctx);
+  v->width = GST_VIDEO_INFO_WIDTH (in);
+  v->height = GST_VIDEO_INFO_HEIGHT (in);
+  npix = (gsize) v->width * v->height;
+  setup_input (v, in);
+  v->out_bpp = GST_VIDEO_INFO_FORMAT (out) == GST_VIDEO_FORMAT_GRAY16_LE ?
+      2 : 1;
+
+  v->plan = make_plan (v, &err);
+  if (!v->plan)
+    goto error;
+
+  what = "allocating device buffers for the 2D spectrum";
+  if (!(v->raw = clf_context_alloc (ctx, CL_MEM_READ_ONLY,
+              v->in_row_bytes * v->height, &err)))
+    goto error;
+  if (!(v->real = clf_context_alloc (ctx, CL_MEM_READ_WRITE,
+              MAX (clf_plan_input_size (v->plan),
+                  npix * (v->half ? 1 : 2) * sizeof (gfloat)), &err)))
+    goto error;
+  if (!(v->spec = clf_context_alloc (ctx, CL_MEM_READ_WRITE,
+              MAX (clf_plan_output_size (v->plan),
+                  v->spec_count * 2 * sizeof (gfloat)), &err)))
+    goto error;
+  if (!(v->peak = clf_context_alloc (ctx, CL_MEM_READ_WRITE,
+              sizeof (cl_uint), &err)))
+    goto error;
+  if (!(v->out = clf_context_alloc (ctx, CL_MEM_WRITE_ONLY,
+              npix * v->out_bpp, &err)))
+    goto error;
+
+  what = "building the spectrum kernels";
+  if (!(v->k_luma = clf_context_create_kernel (ctx, "spectrum",
+              "spectrum_video_luma", &err)) ||
+      !(v->k_peak = clf_context_create_kernel (ctx, "spectrum",
+              "spectrum_video_peak", &err)) ||
+      !(v->k_map = clf_context_create_kernel (ctx, "spectrum",
+              "spectrum_video_map", &err)) ||
+      !(v->k_radial = clf_context_create_kernel (ctx, "spectrum",
+              "spectrum_video_radial", &err)) ||
+      !(v->k_radial_db = clf_context_create_kernel (ctx, "spectrum",
+              "spectrum_video_radial_db", &err)))
+    goto error;
+
+  GST_INFO_OBJECT (element, "video spectrum %ux%u %s -> %s: %s", v->width,
+      v->height, GST_VIDEO_INFO_NAME (in), GST_VIDEO_INFO_NAME (out),
+      clf_plan_describe (v->plan));
+  return v;
+
+error:
+  gst_clfft_device_post_error (element, ctx, &err, what);
+  gst_clfft_spectrum_video_free (v);
+  return NULL;
+}
+
+static gboolean
+ensure_radial (GstClfftSpectrumVideo * v, guint bands, ClfError * err)
+{
+  if (v->radial_bands == bands)
+    return TRUE;
+
+  if (v->radial_sum)
+    clReleaseMemObject (v->radial_sum);
+  if (v->radial_count)
+    clReleaseMemObject (v->radial_count);
+  if (v->radial_db)
+    clReleaseMemObject (v->radial_db);
+  v->radial_sum = v->radial_count = v->radial_db = NULL;
+  v->radial_bands = 0;
+
+  if (!(v->radial_sum = clf_context_alloc (v->ctx, CL_MEM_READ_WRITE,
+              (gsize) bands * sizeof (cl_float), err)) ||
+      !(v->radial_count = clf_context_alloc (v->ctx, CL_MEM_READ_WRITE,
+              (gsize) bands * sizeof (cl_uint), err)) ||
+      !(v->radial_db = clf_context_alloc (v->ctx, CL_MEM_WRITE_ONLY,
+              (gsize) bands * sizeof (cl_float), err)))
+    return FALSE;
+  v->radial_bands = bands;
+  return TRUE;
+}
+
+#define SET_ARG(k, i, val) \
+  (status |= clSetKernelArg ((k), (i), sizeof (val), &(val)))
+
+gboolean
+gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
+    GstElement * element, GstVideoFrame * in, GstVideoFrame * out,
+    gint threshold, guint bands, gfloat * radial_db)
+{
+  cl_command_queue q = clf_context_get_queue (v->ctx);
+  ClfError err = { 0, };
+  const gchar *what = "computing the 2D spectrum";
+  cl_int status = CL_SUCCESS;
+  cl_uint width = v->width, height = v->height, half = v->half;
+  cl_uint is_complex = !v->half, mode = v->mode, pstride = v->pstride;
+  cl_uint in_stride = v->in_row_bytes, out_bpp = v->out_bpp;
+  cl_uint nbands = bands, spec_count = v->spec_count;
+  cl_float inv_n2, thr = threshold;
+  const cl_uint zero = 0;
+  size_t origin[3] = { 0, 0, 0 };
+  size_t region[3];
+  size_t gs2[2] = { width, height };
+  size_t gs1;
+  gdouble n = (gdouble) width * height;
+
+  /* power normalised as the audio mode's: a full-scale DC frame is 0 dB */
+  inv_n2 = 1.0 / (n * n);
+
+  region[0] = v->in_row_bytes;
+  region[1] = height;
+  region[2] = 1;
+  status = clEnqueueWriteBufferRect (q, v->raw, CL_FALSE, origin, origin,
+      region, v->in_row_bytes, 0, GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), 0,
+      GST_VIDEO_FRAME_PLANE_DATA (in, 0), 0, NULL, NULL);
+  if (status != CL_SUCCESS) {
+    set_opencl_error (&err, status, "clEnqueueWriteBufferRect (frame)");
+    goto error;
+  }
+
+  SET_ARG (v->k_luma, 0, v->raw);
+  SET_ARG (v->k_luma, 1, in_stride);
+  SET_ARG (v->k_luma, 2, mode);
+  SET_ARG (v->k_luma, 3, pstride);
+  SET_ARG (v->k_luma, 4, v->offset[0]);
+  SET_ARG (v->k_luma, 5, v->offset[1]);
+  SET_ARG (v->k_luma, 6, v->offset[2]);
+  SET_ARG (v->k_luma, 7, v->coeff[0]);
+  SET_ARG (v->k_luma, 8, v->coeff[1]);
+  SET_ARG (v->k_luma, 9, v->coeff[2]);
+  SET_ARG (v->k_luma, 10, width);
+  SET_ARG (v->k_luma, 11, height);
+  SET_ARG (v->k_luma, 12, v->real);
+  SET_ARG (v->k_luma, 13, is_complex);
+  if (status != CL_SUCCESS) {
+    set_opencl_error (&err, status, "clSetKernelArg (spectrum_video_luma)");
+    goto error;
+  }
+  status = clEnqueueNDRangeKernel (q, v->k_luma, 2, NULL, gs2, NULL, 0, NULL,
+      NULL);
+  if (status != CL_SUCCESS) {
+    set_opencl_error (&err, status, "clEnqueueNDRangeKernel (luma)");
+    goto error;
+  }
+
+  if (clf_plan_enqueue (v->plan, v->real, v->spec, &err) != CLF_OK)
+    goto error;
+
+  /* the peak is the largest |X|^2, kept as the bits of a non-negative
+   * float so atomic_max on uint orders it */
+  status = clEnqueueFillBuffer (q, v->peak, &zero, sizeof (zero), 0,
+      sizeof (zero), 0, NULL, NULL);
+  SET_ARG (v->k_peak, 0, v->spec);
+  SET_ARG (v->k_peak, 1, spec_count);
+  SET_ARG (v->k_peak, 2, v->peak);
+  if (status != CL_SUCCESS) {
+    set_opencl_error (&err, status, "setting up spectrum_video_peak");
+    goto error;
+  }
+  gs1 = MIN ((gsize) 4096, v->spec_count);
+  status = clEnqueueNDRangeKernel (q, v->k_peak, 1, NULL, &gs1, NULL, 0, NULL,
+      NULL);
+  if (status != CL_SUCCESS) {
+    set_opencl_error (&err, status, "clEnqueueNDRangeKernel (peak)");
+    goto error;
+  }
+
+  SET_ARG (v->k_map, 0, v->spec);
+  SET_ARG (v->k_map, 1, width);
+  SET_ARG (v->k_map, 2, height);
+  SET_ARG (v->k_map, 3, half);
+  SET_ARG (v->k_map, 4, v->peak);
+  SET_ARG (v->k_map, 5, inv_n2);
+  SET_ARG (v->k_map, 6, thr);
+  SET_ARG (v->k_map, 7, v->out);
+  SET_ARG (v->k_map, 8, out_bpp);
+  if (status != CL_SUCCESS) {
+    set_opencl_error (&err, status, "clSetKernelArg (spectrum_video_map)");
+    goto error;
+  }
+  status = clEnqueueNDRangeKernel (q, v->k_map, 2, NULL, gs2, NULL, 0, NULL,
+      NULL);
+  if (status != CL_SUCCESS) {
+    set_opencl_error (&err, status, "clEnqueueNDRangeKernel (map)");
+    goto error;
+  }
+
+  if (bands > 0) {
+    what = "computing the radial power spectrum";
+    if (!ensure_radial (v, bands, &err))
+      goto error;
+    status = clEnqueueFillBuffer (q, v->radial_sum, &zero, sizeof (zero), 0,
+        (gsize) bands * sizeof (cl_float), 0, NULL, NULL);
+    status |= clEnqueueFillBuffer (q, v->radial_count, &zero, sizeof (zero),
+        0, (gsize) bands * sizeof (cl_uint), 0, NULL, NULL);
+    SET_ARG (v->k_radial, 0, v->spec);
+    SET_ARG (v->k_radial, 1, width);
+    SET_ARG (v->k_radial, 2, height);
+    SET_ARG (v->k_radial, 3, half);
+    SET_ARG (v->k_radial, 4, inv_n2);
+    SET_ARG (v->k_radial, 5, nbands);
+    SET_ARG (v->k_radial, 6, v->radial_sum);
+    SET_ARG (v->k_radial, 7, v->radial_count);
+    SET_ARG (v->k_radial_db, 0, v->radial_sum);
+    SET_ARG (v->k_radial_db, 1, v->radial_count);
+    SET_ARG (v->k_radial_db, 2, nbands);
+    SET_ARG (v->k_radial_db, 3, thr);
+    SET_ARG (v->k_radial_db, 4, v->radial_db);
+    if (status != CL_SUCCESS) {
+      set_opencl_error (&err, status, "setting up spectrum_video_radial");
+      goto error;
+    }
+    gs1 = height;
+    status = clEnqueueNDRangeKernel (q, v->k_radial, 1, NULL, &gs1, NULL, 0,
+        NULL, NULL);
+    gs1 = bands;
+    status |= clEnqueueNDRangeKernel (q, v->k_radial_db, 1, NULL, &gs1, NULL,
+        0, NULL, NULL);
+    status |= clEnqueueReadBuffer (q, v->radial_db, CL_FALSE, 0,
+        (gsize) bands * sizeof (cl_float), radial_db, 0, NULL, NULL);
+    if (status != CL_SUCCESS) {
+      set_opencl_error (&err, status, "enqueueing the radial average");
+      goto error;
+    }
+  }
+
+  what = "reading back the 2D spectrum";
+  region[0] = v->out_bpp * (gsize) width;
+  status = clEnqueueReadBufferRect (q, v->out, CL_TRUE, origin, origin,
+      region, region[0], 0, GST_VIDEO_FRAME_PLANE_STRIDE (out, 0), 0,
+      GST_VIDEO_FRAME_PLANE_DATA (out, 0), 0, NULL, NULL);
+  if (status != CL_SUCCESS) {
+    set_opencl_error (&err, status, "clEnqueueReadBufferRect (spectrum)");
+    goto error;
+  }
+  return TRUE;
+
+error:
+  /* the frame memory must not be touched by the device after we return */
+  clFinish (q);
+  gst_clfft_device_post_error (element, v->ctx, &err, what);
+  return FALSE;
+}

@@ -1,0 +1,274 @@
+/* spectrum.cl: windowing, band levels in dB and interval sums for clfftspectrum; luma, log-magnitude image and radial average for its video mode. */
+
+/* ------------------------------------------------------------------------
+ * Audio
+ *
+ * The host converts samples to float (as GstSpectrum does) into a stream
+ * of interleaved frames that starts with the nfft frames before the chunk,
+ * and lists the FFTs the interval logic asks for as "events": offsets[e]
+ * is the first frame of event e's window. One chunk is one batched R2C
+ * transform of events * channels windows.
+ * ---------------------------------------------------------------------- */
+
+/* out[(e * channels + c) * nfft + i] = stream[offsets[e] + i][c] * w[i] */
+__kernel void
+spectrum_window (__global const float *stream, __global const uint *offsets,
+    __global const float *window, __global float *out, const uint nfft,
+    const uint channels, const uint nffts)
+{
+  const uint i = get_global_id (0);
+  const uint j = get_global_id (1);
+
+  if (i >= nfft || j >= nffts)
+    return;
+
+  const uint e = j / channels;
+  const uint c = j - e * channels;
+  const size_t frame = (size_t) offsets[e] + i;
+
+  out[(size_t) j * nfft + i] = stream[frame * channels + c] * window[i];
+}
+
+/* Per band and channel, the sums over each segment of events (the FFTs
+ * between two messages) of the level in dB, clamped to threshold, and of
+ * the phase: GstSpectrum accumulates exactly these per FFT and divides by
+ * the FFT count when it posts.
+ *
+ * A band's power is sum_t weight[t] * |X[bin[t]]|^2 over
+ * t in [band_first[b], band_first[b + 1]); the linear scale uses one bin
+ * of weight 1 per band, the log scale spreads bins over bands.
+ * phase_bin[b] is the bin whose phase the band reports.
+ *
+ * spec: [events * channels][nbins] float2, seg_first: [nseg + 1],
+ * sums: [nseg * channels][bands]. flags: 1 = magnitude, 2 = phase. */
+__kernel void
+spectrum_accumulate (__global const float2 *spec, const uint nbins,
+    __global const uint *seg_first, const uint nseg, const uint channels,
+    const uint bands, __global const uint *band_first,
+    __global const uint *band_bin, __global const float *band_weight,
+    __global const uint *phase_bin, const float inv_n2,
+    const float threshold, const uint flags, __global float *mag_sum,
+    __global float *phase_sum)
+{
+  const uint b = get_global_id (0);
+  const uint sc = get_global_id (1);
+
+  if (b >= bands || sc >= nseg * channels)
+    return;
+
+  const uint s = sc / channels;
+  const uint c = sc - s * channels;
+  const uint t0 = band_first[b], t1 = band_first[b + 1];
+  const uint pb = phase_bin[b];
+  float m = 0.0f, p = 0.0f;
+
+  for (uint e = seg_first[s]; e < seg_first[s + 1]; e++) {
+    __global const float2 *x = spec + ((size_t) e * channels + c) * nbins;
+
+    if (flags & 1) {
+      float power = 0.0f;
+      for (uint t = t0; t < t1; t++) {
+        const float2 v = x[band_bin[t]];
+        power = mad (band_weight[t], v.x * v.x + v.y * v.y, power);
+      }
+      /* log10 (0) = -inf, clamped like any level below the threshold */
+      float db = 10.0f * log10 (power * inv_n2);
+      m += db < threshold ? threshold : db;
+    }
+    if (flags & 2) {
+      const float2 v = x[pb];
+      p += atan2 (v.y, v.x);
+    }
+  }
+  mag_sum[(size_t) sc * bands + b] = m;
+  phase_sum[(size_t) sc * bands + b] = p;
+}
+
+/* ------------------------------------------------------------------------
+ * Video
+ * ---------------------------------------------------------------------- */
+
+/* Luma of pixel (x, y) as float in [0, 1]. mode 0: one 8-bit component at
+ * byte off0, 1: one 16-bit little-endian component, 2: k0 R + k1 G + k2 B
+ * of 8-bit components at bytes off0..2. dst is the FFT input: packed
+ * real, or complex with a zero imaginary part. */
+__kernel void
+spectrum_video_luma (__global const uchar *src, const uint src_stride,
+    const uint mode, const uint pstride, const uint off0, const uint off1,
+    const uint off2, const float k0, const float k1, const float k2,
+    const uint width, const uint height, __global float *dst,
+    const uint dst_complex)
+{
+  const uint x = get_global_id (0);
+  const uint y = get_global_id (1);
+
+  if (x >= width || y >= height)
+    return;
+
+  __global const uchar *px = src + (size_t) y * src_stride + x * pstride;
+  float v;
+
+  if (mode == 0)
+    v = px[off0] * (1.0f / 255.0f);
+  else if (mode == 1)
+    v = (px[off0] | (px[off0 + 1] << 8)) * (1.0f / 65535.0f);
+  else
+    v = (k0 * px[off0] + k1 * px[off1] + k2 * px[off2]) * (1.0f / 255.0f);
+
+  const size_t i = (size_t) y * width + x;
+  if (dst_complex)
+    vstore2 ((float2) (v, 0.0f), i, dst);
+  else
+    dst[i] = v;
+}
+
+/* X[kx, ky] of the full spectrum; a half (R2C) spectrum holds
+ * kx <= width / 2 and the rest follows from X[-k] = conj (X[k]). */
+static float2
+fetch_bin (__global const float2 * spec, uint kx, uint ky, uint width,
+    uint height, uint is_half)
+{
+  if (!is_half)
+    return spec[(size_t) ky * width + kx];
+
+  const uint hw = width / 2 + 1;
+  if (kx < hw)
+    return spec[(size_t) ky * hw + kx];
+
+  const uint ky2 = ky ? height - ky : 0;
+  const float2 v = spec[(size_t) ky2 * hw + (width - kx)];
+  return (float2) (v.x, -v.y);
+}
+
+/* The largest |X|^2 of the frame, into *peak as the bits of a
+ * non-negative float: their order as uint is their order as float. */
+__kernel void
+spectrum_video_peak (__global const float2 *spec, const uint count,
+    __global uint *peak)
+{
+  float m = 0.0f;
+
+  for (uint i = get_global_id (0); i < count; i += get_global_size (0)) {
+    const float2 v = spec[i];
+    m = fmax (m, v.x * v.x + v.y * v.y);
+  }
+  atomic_max (peak, as_uint (m));
+}
+
+/* Output pixel (x, y) shows bin ((x - width / 2) mod width,
+ * (y - height / 2) mod height): DC at the centre, as numpy's fftshift.
+ * Black at threshold dB, white at the frame's peak. */
+__kernel void
+spectrum_video_map (__global const float2 *spec, const uint width,
+    const uint height, const uint is_half, __global const uint *peak,
+    const float inv_n2, const float threshold, __global uchar *dst,
+    const uint bpp)
+{
+  const uint x = get_global_id (0);
+  const uint y = get_global_id (1);
+
+  if (x >= width || y >= height)
+    return;
+
+  const uint kx = (x + width - width / 2) % width;
+  const uint ky = (y + height - height / 2) % height;
+  const float2 v = fetch_bin (spec, kx, ky, width, height, is_half);
+  const float pk = as_float (*peak);
+  const float peak_db = 10.0f * log10 (pk * inv_n2);
+  const float range = peak_db - threshold;
+  float level = 0.0f;
+
+  if (range > 0.0f) {
+    const float db = 10.0f * log10 ((v.x * v.x + v.y * v.y) * inv_n2);
+    level = clamp ((db - threshold) / range, 0.0f, 1.0f);
+  }
+
+  const size_t i = (size_t) y * width + x;
+  if (bpp == 2) {
+    const uint q = (uint) (level * 65535.0f + 0.5f);
+    dst[2 * i] = q & 0xff;
+    dst[2 * i + 1] = q >> 8;
+  } else {
+    dst[i] = (uchar) (level * 255.0f + 0.5f);
+  }
+}
+
+/* float atomic add through compare-and-swap (OpenCL 1.2 has none) */
+static void
+atomic_add_float (volatile __global float *p, float v)
+{
+  volatile __global uint *u = (volatile __global uint *) p;
+  uint old = *u, prev;
+
+  do {
+    prev = old;
+    old = atomic_cmpxchg (u, prev, as_uint (as_float (prev) + v));
+  } while (old != prev);
+}
+
+/* One work item per output row: walks the row, where the radius band
+ * changes monotonically, and adds each run of equal band with one atomic.
+ * Band b is centred on radius b / (2 (bands - 1)) cycles per pixel, so
+ * the last band is at Nyquist; corners beyond it are left out. */
+__kernel void
+spectrum_video_radial (__global const float2 *spec, const uint width,
+    const uint height, const uint is_half, const float inv_n2, const uint bands,
+    volatile __global float *sums, volatile __global uint *counts)
+{
+  const uint y = get_global_id (0);
+
+  if (y >= height)
+    return;
+
+  const uint ky = (y + height - height / 2) % height;
+  const float fy = ((float) y - (float) (height / 2)) / (float) height;
+  const float scale = 2.0f * (float) (bands - 1);
+  uint run_band = UINT_MAX, run_count = 0;
+  float run_sum = 0.0f;
+
+  for (uint x = 0; x < width; x++) {
+    const float fx = ((float) x - (float) (width / 2)) / (float) width;
+    const uint b = (uint) (sqrt (fx * fx + fy * fy) * scale + 0.5f);
+
+    if (b != run_band) {
+      if (run_band < bands && run_count) {
+        atomic_add_float (&sums[run_band], run_sum);
+        atomic_add (&counts[run_band], run_count);
+      }
+      run_band = b;
+      run_sum = 0.0f;
+      run_count = 0;
+    }
+    if (b < bands) {
+      const uint kx = (x + width - width / 2) % width;
+      const float2 v = fetch_bin (spec, kx, ky, width, height, is_half);
+      run_sum += (v.x * v.x + v.y * v.y) * inv_n2;
+      run_count++;
+    }
+  }
+  if (run_band < bands && run_count) {
+    atomic_add_float (&sums[run_band], run_sum);
+    atomic_add (&counts[run_band], run_count);
+  }
+}
+
+/* Mean power of each radius band in dB, clamped to threshold (also for
+ * bands no pixel falls in). */
+__kernel void
+spectrum_video_radial_db (__global const float *sums,
+    __global const uint *counts, const uint bands, const float threshold,
+    __global float *out)
+{
+  const uint b = get_global_id (0);
+
+  if (b >= bands)
+    return;
+
+  float db = threshold;
+  if (counts[b]) {
+    db = 10.0f * log10 (sums[b] / (float) counts[b]);
+    if (!(db >= threshold))
+      db = threshold;
+  }
+  out[b] = db;
+}

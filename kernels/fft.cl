@@ -244,16 +244,28 @@ clf_radix_of_code (uint code)
       x[o_ + r * Ns] = v[r];                                            \
   }
 
+/* Butterflies one thread computes per stage: about 32 values in registers
+ * whatever the radix. Mirrored in ocl/clf-plan.c. */
+#define BPT(R) ((R) >= 11 ? 2 : 32 / (R))
+
 #define STAGE_CASE_LOAD(R)                                              \
   case R:                                                               \
-    if (t < N / R) STAGE_LOAD (R, v0, t);                               \
-    if (t + T < N / R) STAGE_LOAD (R, v1, t + T);                       \
+    _Pragma ("unroll")                                                  \
+    for (uint q = 0; q < BPT (R); q++) {                                \
+      uint jb = t + q * T;                                              \
+      if (jb < N / R)                                                   \
+        STAGE_LOAD (R, (v + q * R), jb);                                \
+    }                                                                   \
     break;
 
 #define STAGE_CASE_STORE(R)                                             \
   case R:                                                               \
-    if (t < N / R) STAGE_STORE (R, v0, t);                              \
-    if (t + T < N / R) STAGE_STORE (R, v1, t + T);                      \
+    _Pragma ("unroll")                                                  \
+    for (uint q = 0; q < BPT (R); q++) {                                \
+      uint jb = t + q * T;                                              \
+      if (jb < N / R)                                                   \
+        STAGE_STORE (R, (v + q * R), jb);                               \
+    }                                                                   \
     break;
 
 /* Element j of the input of transform b as complex. */
@@ -295,20 +307,17 @@ fft_local (__global const float2 * src, __global float2 * dst,
   __global const float *srcr = (__global const float *) src;
   __global float *dstr = (__global float *) dst;
 
-  /* load G transforms into local memory */
-  for (uint e = lid; e < G * N; e += G * T) {
-    uint g, j;
-    if (flags & CLF_LOAD_BFAST) {
-      g = e % G;
-      j = e / G;
-    } else {
-      g = e / N;
-      j = e % N;
-    }
+  /* load G transforms into local memory; neighbouring threads take
+   * neighbouring transforms when those are adjacent in memory */
+  {
+    uint g = (flags & CLF_LOAD_BFAST) ? lid % G : lid / T;
+    uint t = (flags & CLF_LOAD_BFAST) ? lid / G : lid % T;
     uint b = b0 + g;
-    if (b < batch)
-      buf[g * N + j] = clf_load (src, srcr, in, flags, N,
-          in.s0 + clf_batch_offset (in, b), j);
+    if (b < batch) {
+      uint base = in.s0 + clf_batch_offset (in, b);
+      for (uint j = t; j < N; j += T)
+        buf[g * N + j] = clf_load (src, srcr, in, flags, N, base, j);
+    }
   }
   barrier (CLK_LOCAL_MEM_FENCE);
 
@@ -316,7 +325,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
     const uint g = lid / T, t = lid % T;
     __local float2 *x = buf + g * N;
     uint Ns = 1;
-    float2 v0[16], v1[16];
+    float2 v[32];
     for (uint s = 0; s < nstages; s++) {
       uint R = clf_radix_of_code ((uint) (radix_codes >> (4 * s)) & 15u);
       if (g < G) {
@@ -352,35 +361,33 @@ fft_local (__global const float2 * src, __global float2 * dst,
   }
 
   /* store */
-  for (uint e = lid; e < G * N; e += G * T) {
-    uint g, j;
-    if (flags & CLF_STORE_BFAST) {
-      g = e % G;
-      j = e / G;
-    } else {
-      g = e / N;
-      j = e % N;
-    }
+  {
+    uint g = (flags & CLF_STORE_BFAST) ? lid % G : lid / T;
+    uint t = (flags & CLF_STORE_BFAST) ? lid / G : lid % T;
     uint b = b0 + g;
-    if (b >= batch)
-      continue;
-    /* R2C keeps the first `count` outputs (of the whole transform) */
-    if ((b % store_mod) + j * store_step >= count)
-      continue;
-    float2 val = buf[g * N + j];
-    if (flags & CLF_POST_TWIDDLE) {
-      uint m = (b % post_mod) * j;
-      uint L = 1u << post_shift;
-      val = cmul (val, cmul (post_tw[m & (L - 1)], post_tw[L + (m >> post_shift)]));
+    if (b < batch) {
+      uint base = out.s0 + clf_batch_offset (out, b);
+      /* R2C keeps the first `count` outputs of the whole transform */
+      uint first = b % store_mod;
+      uint L = 1u << post_shift, n2 = b % post_mod;
+      for (uint j = t; j < N; j += T) {
+        if (first + j * store_step >= count)
+          break;
+        float2 val = buf[g * N + j];
+        if (flags & CLF_POST_TWIDDLE) {
+          uint m = n2 * j;
+          val = cmul (val, cmul (post_tw[m & (L - 1)],
+                  post_tw[L + (m >> post_shift)]));
+        }
+        if (flags & CLF_CONJ_OUT)
+          val = conj2 (val);
+        val *= scale;
+        if (flags & CLF_OUT_REAL)
+          dstr[base + j * out.s1] = val.x;
+        else
+          dst[base + j * out.s1] = val;
+      }
     }
-    if (flags & CLF_CONJ_OUT)
-      val = conj2 (val);
-    val *= scale;
-    uint o = out.s0 + clf_batch_offset (out, b) + j * out.s1;
-    if (flags & CLF_OUT_REAL)
-      dstr[o] = val.x;
-    else
-      dst[o] = val;
   }
 }
 

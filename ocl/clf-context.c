@@ -22,6 +22,7 @@ struct _ClfContext
   char description[640];
   size_t local_mem;
   size_t max_work_group;
+  int is_cpu;
 
   pthread_mutex_t lock;         /* guards programs[] */
   struct
@@ -231,6 +232,7 @@ clf_context_new (const char *device_spec, ClfError * err)
   }
   ctx->refcount = 1;
   ctx->platform = e->platform;
+  ctx->is_cpu = (e->type & CL_DEVICE_TYPE_CPU) != 0;
   ctx->device = e->device;
   pthread_mutex_init (&ctx->lock, NULL);
   clGetPlatformInfo (e->platform, CL_PLATFORM_NAME,
@@ -335,9 +337,18 @@ clf_context_describe (ClfContext * ctx)
 size_t
 clf_context_local_fft_limit (ClfContext * ctx)
 {
-  /* 4096 points keep a work-group's buffer at 32 KiB, which every GPU has */
-  size_t lim = ctx->local_mem / sizeof (cl_float2);
-  return lim < 4096 ? lim : 4096;
+  /* the largest power of two whose points fit the device's local memory,
+   * at most 8192: beyond that two passes cost less than huge work-groups */
+  size_t lim = 8192;
+  while (lim > 64 && lim * sizeof (cl_float2) > ctx->local_mem)
+    lim /= 2;
+  return lim;
+}
+
+int
+clf_context_is_cpu (ClfContext * ctx)
+{
+  return ctx->is_cpu;
 }
 
 size_t

@@ -159,18 +159,25 @@ new_pass (ClfPlan * plan, const char *kernel_name, int src, int dst,
 
 #define SET_ARG(k, i, v) clSetKernelArg (k, i, sizeof (v), &(v))
 
-/* Threads one transform needs: each handles at most two butterflies of
- * every stage. */
+/* Butterflies one thread computes per stage (BPT in kernels/fft.cl) */
+static size_t
+butterflies_per_thread (unsigned radix)
+{
+  return radix >= 11 ? 2 : 32 / radix;
+}
+
+/* Threads one transform needs so that every stage is covered. */
 static size_t
 local_threads (size_t n, const unsigned *radices, int nstages)
 {
-  unsigned rmin = 16;
-  for (int i = 0; i < nstages; i++)
-    if (radices[i] < rmin)
-      rmin = radices[i];
-  if (nstages == 0)
-    return 1;
-  return (n / rmin + 1) / 2;
+  size_t t = 1;
+  for (int i = 0; i < nstages; i++) {
+    size_t per = butterflies_per_thread (radices[i]);
+    size_t need = (n / radices[i] + per - 1) / per;
+    if (need > t)
+      t = need;
+  }
+  return t;
 }
 
 /* Whether one fft_local work-group can hold a length-n transform */
@@ -216,6 +223,14 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
     return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
         "length %zu needs %zu threads per work-group, device allows %zu",
         ax->n, T, maxwg);
+  if (clf_context_is_cpu (plan->ctx)) {
+    /* two butterflies of the smallest radix per work-item */
+    size_t wide = T;
+    for (int i = 0; i < ns; i++)
+      if ((ax->n / radices[i] + 1) / 2 > wide)
+        wide = (ax->n / radices[i] + 1) / 2;
+    T = wide < maxwg ? wide : maxwg;
+  }
 
   /* several small transforms per work-group keep the device busy */
   while (G * 2 <= ax->batch && G * 2 * ax->n <= lim && G * 2 * T <= maxwg

@@ -31,6 +31,8 @@ cl_program clf_program_build_cached (cl_context context, cl_device_id device,
 /* Largest transform length one fft_local work-group holds on ctx's device */
 size_t clf_context_local_fft_limit (ClfContext * ctx);
 size_t clf_context_max_work_group (ClfContext * ctx);
+/* CPU devices (PoCL) vectorise across work-items and want more of them */
+int clf_context_is_cpu (ClfContext * ctx);
 
 /* Factorisation (clf-factor.c). Radices: 16, 8, 4, 2, 3, 5, 7, 11, 13. */
 #define CLF_MAX_STAGES 16

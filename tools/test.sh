@@ -1,0 +1,34 @@
+#!/bin/bash
+# test.sh: installs what is missing, builds into build/ and runs every test.
+# Ends with one line "N passed, N failed" (tests counted by meson).
+set -u
+cd "$(dirname "$0")/.."
+./tools/install-deps.sh || exit 1
+BUILD=${BUILD:-build}
+if [ -d "$BUILD" ]; then
+  meson setup --reconfigure "$BUILD" || exit 1
+else
+  meson setup "$BUILD" || exit 1
+fi
+ninja -C "$BUILD" || exit 1
+
+# Kernel binaries are cached in the build tree (tests set CLFFT_CACHE_DIR),
+# so a second run skips the OpenCL compiler.
+meson test -C "$BUILD" --print-errorlogs --num-processes 1 "$@"
+status=$?
+
+python3 - "$BUILD/meson-logs/testlog.json" <<'PY'
+import json, sys
+passed = failed = skipped = 0
+with open(sys.argv[1]) as f:
+    for line in f:
+        r = json.loads(line)
+        if r["result"] in ("OK", "EXPECTEDFAIL"):
+            passed += 1
+        elif r["result"] == "SKIP":
+            skipped += 1
+        else:
+            failed += 1
+print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
+PY
+exit $status

@@ -405,7 +405,9 @@ gst_clfft_convolve_set_property (GObject * object, guint prop_id,
       if (self->kernel_location && !self->kernel_location[0])
         g_clear_pointer (&self->kernel_location, g_free);
       if (self->kernel_location && self->kernel->len > 0) {
-        g_array_set_size (self->kernel, 0);
+        /* a new array: the streaming thread may hold a ref to the old one */
+        g_array_unref (self->kernel);
+        self->kernel = g_array_new (FALSE, FALSE, sizeof (gfloat));
         cleared = "kernel";
       }
       self->kernel_changed = TRUE;
@@ -438,7 +440,8 @@ gst_clfft_convolve_set_property (GObject * object, guint prop_id,
       if (self->ir_location && !self->ir_location[0])
         g_clear_pointer (&self->ir_location, g_free);
       if (self->ir_location && self->impulse_response->len > 0) {
-        g_array_set_size (self->impulse_response, 0);
+        g_array_unref (self->impulse_response);
+        self->impulse_response = g_array_new (FALSE, FALSE, sizeof (gdouble));
         cleared = "impulse-response";
       }
       break;
@@ -674,6 +677,9 @@ gst_clfft_convolve_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     self->is_audio = TRUE;
     GST_OBJECT_UNLOCK (self);
     update_passthrough (self);
+    /* the video grids can be large: give the device memory back */
+    g_clear_pointer (&self->conv2d, clf_convolve2d_free);
+    self->conv2d_ready = FALSE;
     return setup_audio (self, &info);
   } else {
     GstVideoInfo info;

@@ -410,6 +410,24 @@ GST_START_TEST (test_radii)
 
 GST_END_TEST;
 
+/* Frames of one row or column, and a single pixel, where mirror has no
+ * period and the kernel dwarfs the frame. */
+GST_START_TEST (test_tiny_frames)
+{
+  gint edge;
+
+  for (edge = EDGE_CLAMP; edge <= EDGE_ZERO; edge++) {
+    run_shape (GST_VIDEO_FORMAT_GRAY8, 1, 7, SHAPE_GAUSSIAN, 5.0f, edge,
+        FILL_RANDOM, 70 + edge);
+    run_shape (GST_VIDEO_FORMAT_GRAY8, 9, 1, SHAPE_DISK, 4.0f, edge,
+        FILL_RANDOM, 80 + edge);
+    run_shape (GST_VIDEO_FORMAT_I420, 1, 1, SHAPE_BOX, 3.0f, edge,
+        FILL_RANDOM, 90 + edge);
+  }
+}
+
+GST_END_TEST;
+
 /* A single full-scale pixel comes out as the kernel itself (16-bit, so the
  * kernel is seen with 1/65535 resolution), unflipped. */
 GST_START_TEST (test_impulse)
@@ -824,6 +842,37 @@ GST_START_TEST (test_bad_radius)
 
 GST_END_TEST;
 
+/* A device that does not exist: the element refuses to start, with an
+ * error naming the spec. */
+GST_START_TEST (test_bad_device)
+{
+  GstElement *e = gst_element_factory_make ("clfftconvolve", NULL);
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  GError *error = NULL;
+  gchar *debug = NULL;
+
+  g_object_set (e, "device", "no-such-opencl-device", NULL);
+  gst_element_set_bus (e, bus);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_parse_error (msg, &error, &debug);
+  fail_unless (g_error_matches (error, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_NOT_FOUND));
+  fail_unless (strstr (debug, "no-such-opencl-device") != NULL, "%s", debug);
+  g_error_free (error);
+  g_free (debug);
+  gst_message_unref (msg);
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_element_set_bus (e, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 /* A radius far beyond what the device can pad for: a clear error naming
  * the sizes, no crash, no attempt to allocate terabytes. */
 GST_START_TEST (test_too_large)
@@ -910,6 +959,13 @@ GST_START_TEST (test_change_while_playing)
   gst_util_set_object_arg (G_OBJECT (h->element), "kernel-shape", "box");
   shape_kernels (SHAPE_BOX, 9.0, k);
   push_and_check (h, &info, in, k, EDGE_WRAP, "box 9 wrap");
+  ref_kernel_free (&k[0]);
+  ref_kernel_free (&k[1]);
+
+  /* same extent, so the same padded grid: only the spectrum changes */
+  gst_util_set_object_arg (G_OBJECT (h->element), "kernel-shape", "disk");
+  shape_kernels (SHAPE_DISK, 9.0, k);
+  push_and_check (h, &info, in, k, EDGE_WRAP, "disk 9 wrap");
   ref_kernel_free (&k[0]);
   ref_kernel_free (&k[1]);
 
@@ -1103,12 +1159,14 @@ clfftconvolve_video_suite (void)
   tcase_add_test (tc, test_formats);
   tcase_add_test (tc, test_shapes_and_edges);
   tcase_add_test (tc, test_radii);
+  tcase_add_test (tc, test_tiny_frames);
   tcase_add_test (tc, test_impulse);
   tcase_add_test (tc, test_custom_kernel);
   tcase_add_test (tc, test_kernel_files);
   tcase_add_test (tc, test_kernel_file_errors);
   tcase_add_test (tc, test_kernel_errors);
   tcase_add_test (tc, test_bad_radius);
+  tcase_add_test (tc, test_bad_device);
   tcase_add_test (tc, test_too_large);
   tcase_add_test (tc, test_caps_change);
   tcase_add_test (tc, test_change_while_playing);

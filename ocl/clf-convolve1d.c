@@ -353,6 +353,7 @@ process_chunk (ClfConvolve1d * conv, const float *in, float *out,
   const size_t rect_origin[3] = { B * 2 * sizeof (float), 0, 0 };
   const size_t host_origin[3] = { 0, 0, 0 };
   const size_t rect_region[3] = { B * 2 * sizeof (float), conv->pairs, 1 };
+  cl_event done = NULL;
   ClfStatus status;
   cl_int ret;
 
@@ -417,17 +418,23 @@ process_chunk (ClfConvolve1d * conv, const float *in, float *out,
     if ((status = clf_plan_enqueue (conv->inv, conv->packed, conv->outwin,
                 err)) != CLF_OK)
       goto core_error;
+    if (done)
+      clReleaseEvent (done);
+    done = NULL;
     ret = clEnqueueReadBufferRect (queue, conv->outwin, CL_FALSE,
         rect_origin, host_origin, rect_region, N * 2 * sizeof (float), 0,
         B * 2 * sizeof (float), 0, conv->host_out + b * out_floats, 0, NULL,
-        NULL);
+        &done);
     if (ret != CL_SUCCESS)
       goto cl_error_read;
     conv->head = (conv->head + 1) % conv->parts;
   }
-  ret = clFinish (queue);
+  /* the queue is in order and may be shared with other elements: waiting
+   * for our last read is waiting for all of ours, and only ours */
+  ret = clWaitForEvents (1, &done);
+  clReleaseEvent (done);
   if (ret != CL_SUCCESS)
-    return clf_set_cl_error (err, ret, "clFinish");
+    return clf_set_cl_error (err, ret, "clWaitForEvents");
 
   /* The second half of each circular convolution is the linear one; the
    * inverse transform is unscaled, the response spectra carry 1/N. */
@@ -457,6 +464,8 @@ cl_error_read:
   goto error;
 core_error:
 error:
+  if (done)
+    clReleaseEvent (done);
   /* queued transfers still point at our staging: let them finish, and
    * start over from silence rather than from a half-updated delay line */
   clFinish (queue);

@@ -22,6 +22,13 @@
  * 2048), while short responses run > 100x down to B = 512 (10 ms at
  * 48 kHz): see tests/bench/bench-convolve-audio.c. */
 #define DEFAULT_PARTITIONS 64
+
+/* GPUs: split the partition sum over up to this many work items per bin
+ * group until about TARGET_WORK_ITEMS run at once (see convolve1d.cl). */
+#define MAX_SLICES 64
+#define TARGET_WORK_ITEMS 16384
+
+static volatile int forced_slices = -1;
 #define DEFAULT_MIN_BLOCK 512
 #define DEFAULT_MAX_BLOCK 16384
 
@@ -40,6 +47,7 @@ struct _ClfConvolve1d
   ClfPlan *fwd;                 /* C2C forward, batch pairs: window -> fresh */
   ClfPlan *inv;                 /* C2C inverse, batch pairs: packed -> outwin */
   cl_kernel mac;
+  size_t slices;                /* 1: convolve1d_mac, else _mac_split */
 
   /* Two real channels share one complex line (a real, b imaginary): the
    * real FFTs of a pair cost one complex FFT, see convolve1d.cl. */
@@ -124,6 +132,43 @@ alloc_zeroed (ClfConvolve1d * conv, size_t bytes, const char *what,
     return NULL;
   }
   return mem;
+}
+
+void
+clf_convolve1d_debug_force_slices (int slices)
+{
+  forced_slices = slices;
+}
+
+size_t
+clf_convolve1d_get_slices (ClfConvolve1d * conv)
+{
+  return conv->slices;
+}
+
+/* One work item per bin group suits CPUs (the groups are the SIMD lanes and
+ * there are far more than cores). A GPU needs tens of thousands of work
+ * items in flight: when blocks are small and partitions many, the sum
+ * over partitions is split too. */
+static size_t
+choose_slices (ClfConvolve1d * conv)
+{
+  cl_device_type type = 0;
+  size_t groups = conv->nbp / BIN_QUANTUM * conv->pairs, slices = 1;
+
+  if (forced_slices > 0) {
+    while (slices * 2 <= (size_t) forced_slices && slices < MAX_SLICES)
+      slices *= 2;
+    return slices;
+  }
+  clGetDeviceInfo (clf_context_get_device (conv->ctx), CL_DEVICE_TYPE,
+      sizeof (type), &type, NULL);
+  if (!(type & CL_DEVICE_TYPE_GPU))
+    return 1;
+  while (slices < MAX_SLICES && slices * 2 <= conv->parts
+      && groups * slices < TARGET_WORK_ITEMS)
+    slices *= 2;
+  return slices;
 }
 
 static ClfPlan *
@@ -272,10 +317,26 @@ clf_convolve1d_new (ClfContext * ctx, size_t channels, size_t block,
     goto fail;
   if (!(conv->inv = new_pair_plan (conv, CLF_INVERSE, err)))
     goto fail;
-  conv->mac = clf_context_create_kernel (ctx, "convolve1d", "convolve1d_mac",
-      err);
+  conv->slices = choose_slices (conv);
+  conv->mac = clf_context_create_kernel (ctx, "convolve1d",
+      conv->slices > 1 ? "convolve1d_mac_split" : "convolve1d_mac", err);
   if (!conv->mac)
     goto fail;
+  if (conv->slices > 1) {
+    size_t wg = 0;
+    /* the kernel's own limit may be below the device's */
+    if (clGetKernelWorkGroupInfo (conv->mac, clf_context_get_device (ctx),
+            CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL) == CL_SUCCESS)
+      while (conv->slices > wg && conv->slices > 1)
+        conv->slices /= 2;
+    if (conv->slices == 1) {
+      clReleaseKernel (conv->mac);
+      conv->mac = clf_context_create_kernel (ctx, "convolve1d",
+          "convolve1d_mac", err);
+      if (!conv->mac)
+        goto fail;
+    }
+  }
 
   if (!compute_ir_spectra (conv, ir, ir_frames, err))
     goto fail;
@@ -346,7 +407,7 @@ process_chunk (ClfConvolve1d * conv, const float *in, float *out,
   const size_t win_floats = conv->pairs * N * 2;
   const size_t out_floats = conv->pairs * B * 2;
   cl_command_queue queue = clf_context_get_queue (conv->ctx);
-  size_t global[2];
+  size_t global[3], local[3];
   cl_uint n = (cl_uint) N, nbp = (cl_uint) conv->nbp, channels = (cl_uint) C;
   cl_uint ir_lines = (cl_uint) conv->ir_lines, parts = (cl_uint) conv->parts;
   /* second halves of the inverse transforms: one row per pair */
@@ -390,10 +451,21 @@ process_chunk (ClfConvolve1d * conv, const float *in, float *out,
   ret |= clSetKernelArg (conv->mac, 6, sizeof (cl_uint), &channels);
   ret |= clSetKernelArg (conv->mac, 7, sizeof (cl_uint), &ir_lines);
   ret |= clSetKernelArg (conv->mac, 8, sizeof (cl_uint), &parts);
+  if (conv->slices > 1)
+    ret |= clSetKernelArg (conv->mac, 10, 4 * conv->slices * sizeof (cl_float4),
+        NULL);
   if (ret != CL_SUCCESS)
     return clf_set_cl_error (err, ret, "clSetKernelArg");
-  global[0] = conv->nbp / BIN_QUANTUM;
-  global[1] = conv->pairs;
+  if (conv->slices > 1) {
+    global[0] = conv->slices;
+    global[1] = conv->nbp / BIN_QUANTUM;
+    global[2] = conv->pairs;
+    local[0] = conv->slices;
+    local[1] = local[2] = 1;
+  } else {
+    global[0] = conv->nbp / BIN_QUANTUM;
+    global[1] = conv->pairs;
+  }
 
   /* Everything is queued in order on one queue: the device buffers are
    * reused block after block, and a single wait ends the call. */
@@ -411,8 +483,11 @@ process_chunk (ClfConvolve1d * conv, const float *in, float *out,
     ret = clSetKernelArg (conv->mac, 9, sizeof (cl_uint), &head);
     if (ret != CL_SUCCESS)
       goto cl_error_arg;
-    ret = clEnqueueNDRangeKernel (queue, conv->mac, 2, NULL, global, NULL,
-        0, NULL, NULL);
+    ret = conv->slices > 1 ?
+        clEnqueueNDRangeKernel (queue, conv->mac, 3, NULL, global, local, 0,
+        NULL, NULL) :
+        clEnqueueNDRangeKernel (queue, conv->mac, 2, NULL, global, NULL, 0,
+        NULL, NULL);
     if (ret != CL_SUCCESS)
       goto cl_error_kernel;
     if ((status = clf_plan_enqueue (conv->inv, conv->packed, conv->outwin,

@@ -47,6 +47,15 @@ ClfStatus clf_convolve1d_reset (ClfConvolve1d * conv, ClfError * err);
  * partition count (measured with tests/bench/bench-convolve-audio.c). */
 size_t clf_convolve1d_default_block (size_t ir_frames);
 
+/* Work items the multiply-accumulate splits each bin group's partition
+ * sum over (1 on CPUs; more on GPUs with small blocks). */
+size_t clf_convolve1d_get_slices (ClfConvolve1d * conv);
+
+/* Test hook: objects created from now on split the partition sum over
+ * this many work items (rounded down to a power of two, at most 64);
+ * -1 restores the automatic choice. Process-wide. */
+void clf_convolve1d_debug_force_slices (int slices);
+
 #ifdef __cplusplus
 }
 #endif

@@ -93,8 +93,10 @@ run_case (size_t channels, size_t block, size_t ir_frames,
         "RMS error %.3g > %.1g", channels, block, ir_frames, ir_channels,
         in_frames, rel, MAX_REL_RMS);
     printf ("  C=%zu B=%-5zu L=%-7zu irC=%zu in=%-6zu chunk=%-3zu P=%-4zu "
-        "rel RMS %.3g\n", channels, block, ir_frames, ir_channels, in_frames,
-        chunk_blocks, clf_convolve1d_get_partitions (conv), rel);
+        "slices=%-2zu rel RMS %.3g\n", channels, block, ir_frames,
+        ir_channels, in_frames, chunk_blocks,
+        clf_convolve1d_get_partitions (conv),
+        clf_convolve1d_get_slices (conv), rel);
     clf_convolve1d_free (conv);
   }
   free (ir);
@@ -257,6 +259,23 @@ test_long_responses (void)
   run_case (1, 1024, 200000, 1, 3000, 16);
 }
 
+/* The GPU shape of the multiply-accumulate (partition sum split over a
+ * work-group and reduced in local memory), forced so that CPU CI runs it:
+ * more slices than partitions, fewer, odd channel counts, per-channel. */
+static void
+test_split_sum (void)
+{
+  const int slices[] = { 2, 8, 64 };
+
+  for (size_t i = 0; i < sizeof (slices) / sizeof (slices[0]); i++) {
+    clf_convolve1d_debug_force_slices (slices[i]);
+    run_case (1, 64, 150, 1, 700, 3);
+    run_case (3, 32, 5000, 3, 400, 8);
+    run_case (2, 256, 20000, 1, 1000, 16);
+  }
+  clf_convolve1d_debug_force_slices (-1);
+}
+
 static void
 test_ten_seconds (void)
 {
@@ -272,6 +291,7 @@ main (void)
   harness_run ("odd blocks and channel counts", test_odd_shapes);
   harness_run ("blocks per call", test_chunking);
   harness_run ("IR much longer than a block", test_long_responses);
+  harness_run ("partition sum split over work items", test_split_sum);
   harness_run ("10 s IR at 48 kHz", test_ten_seconds);
   harness_run ("reset", test_reset);
   harness_run ("impulse, per-channel IR", test_impulse_per_channel);

@@ -607,6 +607,7 @@ setup_audio (GstClfftConvolve * self, const GstAudioInfo * info)
   gdouble *ir = NULL;
   guint frames = 0, channels = 1, block;
   gchar *location;
+  gboolean ok = FALSE;
 
   GST_OBJECT_LOCK (self);
   location = g_strdup (self->ir_location);
@@ -617,37 +618,32 @@ setup_audio (GstClfftConvolve * self, const GstAudioInfo * info)
   }
   GST_OBJECT_UNLOCK (self);
 
-  if (location) {
-    ir = gst_clfft_load_impulse_response (location, &frames, &channels, &error);
-    if (!ir) {
-      post_gerror (self, error, location);
-      g_error_free (error);
-      g_free (location);
-      return FALSE;
-    }
+  if (location && !(ir = gst_clfft_load_impulse_response (location, &frames,
+              &channels, &error))) {
+    post_gerror (self, error, location);
+    goto done;
   }
   if (!ir || frames == 0) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("No impulse response to convolve audio with: set impulse-response "
             "or ir-location"), (NULL));
-    g_free (location);
-    g_free (ir);
-    return FALSE;
+    goto done;
   }
-
   self->audio = gst_clfft_convolve_audio_new (self->ctx, info, ir, frames,
       channels, block, &error);
-  g_free (ir);
   if (!self->audio) {
     post_gerror (self, error, location);
-    g_error_free (error);
-    g_free (location);
-    return FALSE;
+    goto done;
   }
-  g_free (location);
   self->ainfo = *info;
   set_audio_latency (self, gst_clfft_convolve_audio_get_latency (self->audio));
-  return TRUE;
+  ok = TRUE;
+
+done:
+  g_clear_error (&error);
+  g_free (location);
+  g_free (ir);
+  return ok;
 }
 
 static gboolean

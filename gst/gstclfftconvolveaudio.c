@@ -421,11 +421,11 @@ gst_clfft_convolve_audio_process (GstClfftConvolveAudio * conv,
   if (conv->frames_in > 0 && (GST_BUFFER_IS_DISCONT (inbuf)
           || (GST_CLOCK_TIME_IS_VALID (ts) && GST_CLOCK_TIME_IS_VALID (expected)
               && ABS (GST_CLOCK_DIFF (ts, expected)) > DISCONT_TOLERANCE))) {
+    GError *local = NULL;
+
     GST_DEBUG ("discontinuity at %" GST_TIME_FORMAT " (expected %"
         GST_TIME_FORMAT "): draining and restarting", GST_TIME_ARGS (ts),
         GST_TIME_ARGS (expected));
-    GError *local = NULL;
-
     residue = gst_clfft_convolve_audio_drain (conv, &local);
     if (local) {
       g_propagate_error (error, local);

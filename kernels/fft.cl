@@ -268,6 +268,14 @@ clf_radix_of_code (uint code)
     }                                                                   \
     break;
 
+/* Unrolling the stage loop folds each stage's radix and span into
+ * constants in programs built for one length. */
+#ifdef CLF_FIXED
+#define CLF_STAGE_LOOP_HINT _Pragma ("unroll")
+#else
+#define CLF_STAGE_LOOP_HINT
+#endif
+
 /* Element j of the input of transform b as complex. */
 inline float2
 clf_load (__global const float2 * src, __global const float *srcr,
@@ -299,8 +307,17 @@ fft_local (__global const float2 * src, __global float2 * dst,
     uint post_shift, uint store_mod, uint store_step, float scale,
     __local float2 * buf)
 {
+#ifdef CLF_FIXED
+  /* a program built for one plan: the compiler folds the divisions by N,
+   * Ns and T and unrolls the stages (see clf-plan.c) */
+  const uint N = CLF_N, nstages = CLF_NSTAGES, T = CLF_T, G = CLF_G;
+  const ulong codes = CLF_CODES;
+#else
   const uint N = params.s0, nstages = params.s1, T = params.s2;
-  const uint G = params.s3, batch = params.s4, flags = params.s5;
+  const uint G = params.s3;
+  const ulong codes = radix_codes;
+#endif
+  const uint batch = params.s4, flags = params.s5;
   const uint count = params.s6, post_mod = params.s7;
   const uint lid = get_local_id (0);
   const uint b0 = get_group_id (0) * G;
@@ -326,8 +343,9 @@ fft_local (__global const float2 * src, __global float2 * dst,
     __local float2 *x = buf + g * N;
     uint Ns = 1;
     float2 v[32];
+    CLF_STAGE_LOOP_HINT
     for (uint s = 0; s < nstages; s++) {
-      uint R = clf_radix_of_code ((uint) (radix_codes >> (4 * s)) & 15u);
+      uint R = clf_radix_of_code ((uint) (codes >> (4 * s)) & 15u);
       if (g < G) {
         switch (R) {
           STAGE_CASE_LOAD (2)

@@ -8,7 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_PROGRAMS 16
+/* One built program: an embedded source with one set of build options */
+typedef struct _CachedProgram
+{
+  struct _CachedProgram *next;
+  const char *name;
+  char *options;
+  cl_program program;
+} CachedProgram;
 
 struct _ClfContext
 {
@@ -24,12 +31,8 @@ struct _ClfContext
   size_t max_work_group;
   int is_cpu;
 
-  pthread_mutex_t lock;         /* guards programs[] */
-  struct
-  {
-    const char *name;
-    cl_program program;
-  } programs[MAX_PROGRAMS];
+  pthread_mutex_t lock;         /* guards programs */
+  CachedProgram *programs;
 };
 
 typedef struct
@@ -285,9 +288,13 @@ clf_context_unref (ClfContext * ctx)
 {
   if (!ctx || __atomic_sub_fetch (&ctx->refcount, 1, __ATOMIC_SEQ_CST) > 0)
     return;
-  for (int i = 0; i < MAX_PROGRAMS; i++)
-    if (ctx->programs[i].program)
-      clReleaseProgram (ctx->programs[i].program);
+  while (ctx->programs) {
+    CachedProgram *p = ctx->programs;
+    ctx->programs = p->next;
+    clReleaseProgram (p->program);
+    free (p->options);
+    free (p);
+  }
   if (ctx->queue) {
     clFinish (ctx->queue);
     clReleaseCommandQueue (ctx->queue);
@@ -358,11 +365,13 @@ clf_context_max_work_group (ClfContext * ctx)
 }
 
 cl_program
-clf_context_get_program (ClfContext * ctx, const char *name, ClfError * err)
+clf_context_get_program_full (ClfContext * ctx, const char *name,
+    const char *defines, ClfError * err)
 {
   const ClfEmbeddedKernel *k;
+  CachedProgram *p;
   cl_program program = NULL;
-  int free_slot = -1;
+  char *options;
 
   for (k = clf_embedded_kernels; k->name; k++)
     if (strcmp (k->name, name) == 0)
@@ -372,38 +381,53 @@ clf_context_get_program (ClfContext * ctx, const char *name, ClfError * err)
         "no embedded kernel source named '%s'", name);
     return NULL;
   }
+  options = malloc (strlen (defines ? defines : "") + 32);
+  if (!options) {
+    clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
+    return NULL;
+  }
+  sprintf (options, "-cl-std=CL1.2 %s", defines ? defines : "");
 
   /* Built under the lock so two elements starting together build once */
   pthread_mutex_lock (&ctx->lock);
-  for (int i = 0; i < MAX_PROGRAMS; i++) {
-    if (ctx->programs[i].name && strcmp (ctx->programs[i].name, name) == 0) {
-      program = ctx->programs[i].program;
+  for (p = ctx->programs; p; p = p->next)
+    if (strcmp (p->name, name) == 0 && strcmp (p->options, options) == 0)
       break;
-    }
-    if (!ctx->programs[i].name && free_slot < 0)
-      free_slot = i;
-  }
-  if (!program) {
-    if (free_slot < 0) {
-      clf_set_error (err, CLF_ERROR_UNSUPPORTED, "too many programs");
-    } else {
-      program = clf_program_build_cached (ctx->context, ctx->device, name,
-          k->source, "-cl-std=CL1.2", err);
-      if (program) {
-        ctx->programs[free_slot].name = k->name;
-        ctx->programs[free_slot].program = program;
-      }
+  if (p) {
+    program = p->program;
+  } else {
+    program = clf_program_build_cached (ctx->context, ctx->device, name,
+        k->source, options, err);
+    p = program ? calloc (1, sizeof (*p)) : NULL;
+    if (p) {
+      p->name = k->name;
+      p->options = options;
+      p->program = program;
+      p->next = ctx->programs;
+      ctx->programs = p;
+      options = NULL;
+    } else if (program) {
+      clReleaseProgram (program);
+      program = NULL;
+      clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
     }
   }
   pthread_mutex_unlock (&ctx->lock);
+  free (options);
   return program;
 }
 
-cl_kernel
-clf_context_create_kernel (ClfContext * ctx, const char *program,
-    const char *kernel_name, ClfError * err)
+cl_program
+clf_context_get_program (ClfContext * ctx, const char *name, ClfError * err)
 {
-  cl_program prog = clf_context_get_program (ctx, program, err);
+  return clf_context_get_program_full (ctx, name, NULL, err);
+}
+
+cl_kernel
+clf_context_create_kernel_full (ClfContext * ctx, const char *program,
+    const char *defines, const char *kernel_name, ClfError * err)
+{
+  cl_program prog = clf_context_get_program_full (ctx, program, defines, err);
   cl_kernel kernel;
   cl_int clerr;
 
@@ -413,6 +437,14 @@ clf_context_create_kernel (ClfContext * ctx, const char *program,
   if (!kernel)
     clf_set_cl_error (err, clerr, "clCreateKernel");
   return kernel;
+}
+
+cl_kernel
+clf_context_create_kernel (ClfContext * ctx, const char *program,
+    const char *kernel_name, ClfError * err)
+{
+  return clf_context_create_kernel_full (ctx, program, NULL, kernel_name,
+      err);
 }
 
 cl_mem

@@ -148,7 +148,8 @@ new_pass (ClfPlan * plan, const char *kernel_name, int src, int dst,
   }
   p = &plan->passes[plan->npasses];
   memset (p, 0, sizeof (*p));
-  p->kernel = clf_context_create_kernel (plan->ctx, "fft", kernel_name, err);
+  p->kernel = clf_context_create_kernel_full (plan->ctx, "fft", NULL,
+      kernel_name, err);
   if (!p->kernel)
     return NULL;
   p->src = src;
@@ -178,6 +179,20 @@ local_threads (size_t n, const unsigned *radices, int nstages)
       t = need;
   }
   return t;
+}
+
+/* A program specialised per length runs 2-3x faster and costs one build
+ * per length, cached on disk. Not on PoCL: its barrier pass (3.1) aborts
+ * the process on the unrolled form of some lengths (2025, 12).
+ * CLFFT_SPECIALIZE=0 keeps the generic kernel everywhere. */
+static int
+specialize (ClfContext * ctx)
+{
+  const char *env = getenv ("CLFFT_SPECIALIZE");
+  if (env && env[0] == '0')
+    return 0;
+  return strstr (clf_context_get_platform_name (ctx),
+      "Portable Computing Language") == NULL;
 }
 
 /* Whether one fft_local work-group can hold a length-n transform */
@@ -224,12 +239,17 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
         "length %zu needs %zu threads per work-group, device allows %zu",
         ax->n, T, maxwg);
   if (clf_context_is_cpu (plan->ctx)) {
-    /* two butterflies of the smallest radix per work-item */
-    size_t wide = T;
+    /* about two butterflies of the smallest radix per work-item, rounded
+     * to a power of two: PoCL compiles the kernel once per work-group
+     * size, so few distinct sizes keep first runs short */
+    size_t wide = T, p2 = 1;
     for (int i = 0; i < ns; i++)
       if ((ax->n / radices[i] + 1) / 2 > wide)
         wide = (ax->n / radices[i] + 1) / 2;
-    T = wide < maxwg ? wide : maxwg;
+    while (p2 < wide)
+      p2 *= 2;
+    if (p2 <= maxwg)
+      T = p2;
   }
 
   /* several small transforms per work-group keep the device busy */
@@ -237,6 +257,31 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
       && G * 2 * T <= 256)
     G *= 2;
   groups = (ax->batch + G - 1) / G;
+
+  if (specialize (plan->ctx)) {
+    /* a program for this length: constants instead of run-time values */
+    char defines[256];
+    cl_kernel k;
+    size_t kwg_fixed = 0;
+    cl_ulong c = 0;
+    for (int i = 0; i < ns; i++)
+      c |= (cl_ulong) clf_radix_code (radices[i]) << (4 * i);
+    snprintf (defines, sizeof (defines), "-DCLF_FIXED -DCLF_N=%zuu "
+        "-DCLF_NSTAGES=%du -DCLF_T=%zuu -DCLF_G=%zuu -DCLF_CODES=%lluul",
+        ax->n, ns, T, G, (unsigned long long) c);
+    k = clf_context_create_kernel_full (plan->ctx, "fft", defines,
+        "fft_local", err);
+    if (!k)
+      return err ? err->code : CLF_ERROR_BUILD;
+    if (clGetKernelWorkGroupInfo (k, clf_context_get_device (plan->ctx),
+            CL_KERNEL_WORK_GROUP_SIZE, sizeof (kwg_fixed), &kwg_fixed,
+            NULL) == CL_SUCCESS && kwg_fixed >= G * T) {
+      clReleaseKernel (p->kernel);
+      p->kernel = k;
+    } else {
+      clReleaseKernel (k);
+    }
+  }
 
   for (int i = 0; i < ns; i++)
     codes |= (cl_ulong) clf_radix_code (radices[i]) << (4 * i);

@@ -28,6 +28,13 @@ cl_program clf_program_build_cached (cl_context context, cl_device_id device,
     const char *name, const char *source, const char *options,
     ClfError * err);
 
+/* Programs built with extra -D options (one program per distinct set) */
+cl_program clf_context_get_program_full (ClfContext * ctx, const char *name,
+    const char *defines, ClfError * err);
+cl_kernel clf_context_create_kernel_full (ClfContext * ctx,
+    const char *program, const char *defines, const char *kernel_name,
+    ClfError * err);
+
 /* Largest transform length one fft_local work-group holds on ctx's device */
 size_t clf_context_local_fft_limit (ClfContext * ctx);
 size_t clf_context_max_work_group (ClfContext * ctx);

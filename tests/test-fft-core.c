@@ -207,10 +207,22 @@ check_err (const char *what, size_t nx, size_t ny, double e)
       e, bound);
 }
 
+/* Sweeps go through the generic kernel (one build for every length); the
+ * other tests use the per-length programs plans normally get. */
+static void
+use_generic_kernel (int on)
+{
+  if (on)
+    setenv ("CLFFT_SPECIALIZE", "0", 1);
+  else
+    unsetenv ("CLFFT_SPECIALIZE");
+}
+
 static void
 test_every_length_to_1024 (void)
 {
   double worst = 0;
+  use_generic_kernel (1);
   for (size_t n = 1; n <= 1024; n++) {
     ClfPlanDesc d;
     double e;
@@ -222,16 +234,34 @@ test_every_length_to_1024 (void)
     if (e > worst)
       worst = e;
   }
+  use_generic_kernel (0);
   printf ("# every N 1..1024: worst rel RMS %.3g\n", worst);
+}
+
+/* the per-length programs on a spread of lengths and radix mixes */
+static void
+test_specialized_lengths (void)
+{
+  static const size_t sizes[] = { 1, 2, 3, 16, 60, 64, 77, 128, 143, 169,
+    243, 256, 343, 500, 625, 1024, 2048, 4096, 8192
+  };
+  for (size_t i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++) {
+    check_err ("specialised", sizes[i], 1, run_simple (CLF_C2C, CLF_FORWARD,
+            sizes[i], 0, 3));
+    check_err ("specialised inverse", sizes[i], 1, run_simple (CLF_C2C,
+            CLF_INVERSE, sizes[i], 0, 2));
+  }
 }
 
 static void
 test_real_every_length_to_256 (void)
 {
+  use_generic_kernel (1);
   for (size_t n = 1; n <= 256; n++) {
     check_err ("r2c", n, 1, run_simple (CLF_R2C, CLF_FORWARD, n, 0, 3));
     check_err ("c2r", n, 1, run_simple (CLF_C2R, CLF_INVERSE, n, 0, 3));
   }
+  use_generic_kernel (0);
 }
 
 static void
@@ -469,6 +499,7 @@ main (int argc, char **argv)
   harness_run ("errors", test_errors);
   harness_run ("every length 1..1024", test_every_length_to_1024);
   harness_run ("real every length 1..256", test_real_every_length_to_256);
+  harness_run ("specialised lengths", test_specialized_lengths);
   harness_run ("powers of two to 2^20", test_powers_of_two);
   harness_run ("smooth sizes", test_smooth_sizes);
   harness_run ("primes (Bluestein)", test_primes);

@@ -205,6 +205,35 @@ make_frame (const GstVideoInfo * info, Fill fill, guint seed, gint ix, gint iy)
   return buf;
 }
 
+/* The same random frame laid out with wider rows and gaps between planes,
+ * described by a GstVideoMeta, as upstream elements may deliver it. */
+static GstBuffer *
+make_padded_frame (const GstVideoInfo * info, guint seed)
+{
+  GstVideoInfo padded = *info;
+  guint rows[GST_VIDEO_MAX_PLANES] = { 0, };
+  gsize offset = 16;
+  guint c, p;
+  GstBuffer *buf;
+
+  for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++) {
+    p = GST_VIDEO_INFO_COMP_PLANE (info, c);
+    rows[p] = MAX (rows[p], (guint) GST_VIDEO_INFO_COMP_HEIGHT (info, c));
+  }
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    padded.stride[p] = info->stride[p] + 52;
+    padded.offset[p] = offset;
+    offset += (gsize) padded.stride[p] * rows[p] + 16;
+  }
+  padded.size = offset;
+  buf = make_frame (&padded, FILL_RANDOM, seed, 0, 0);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_N_PLANES (info),
+      padded.offset, padded.stride);
+  return buf;
+}
+
 /* Compares every component of out with the reference convolution of in:
  * kernels[0] for full-resolution components, kernels[1] for subsampled
  * ones. Returns the largest difference from the rounded reference. */
@@ -362,6 +391,32 @@ GST_START_TEST (test_formats)
   for (i = 0; i < G_N_ELEMENTS (all_formats); i++)
     run_shape (all_formats[i], 37, 29, SHAPE_GAUSSIAN, 4.5f, EDGE_MIRROR,
         FILL_RANDOM, 100 + i);
+}
+
+GST_END_TEST;
+
+/* Input rows wider than the output's and planes at odd offsets. */
+GST_START_TEST (test_strides)
+{
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_I420,
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_GRAY16_LE
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (formats); i++) {
+    GstVideoInfo info;
+    GstHarness *h = harness_for (formats[i], 35, 27, &info);
+    GstBuffer *in = make_padded_frame (&info, 200 + i);
+    RefKernel k[2];
+
+    g_object_set (h->element, "radius", 3.5f, NULL);
+    shape_kernels (SHAPE_GAUSSIAN, 3.5, k);
+    push_and_check (h, &info, in, k, EDGE_MIRROR, "padded input");
+    ref_kernel_free (&k[0]);
+    ref_kernel_free (&k[1]);
+    gst_buffer_unref (in);
+    gst_harness_teardown (h);
+  }
 }
 
 GST_END_TEST;
@@ -1157,6 +1212,7 @@ clfftconvolve_video_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_formats);
+  tcase_add_test (tc, test_strides);
   tcase_add_test (tc, test_shapes_and_edges);
   tcase_add_test (tc, test_radii);
   tcase_add_test (tc, test_tiny_frames);

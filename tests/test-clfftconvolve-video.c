@@ -336,12 +336,21 @@ push_and_check (GstHarness * h, const GstVideoInfo * info, GstBuffer * in,
   return worst;
 }
 
-/* Shape kernels for full and 2x-subsampled planes. */
-static void
-shape_kernels (gint shape, gdouble radius, RefKernel * k)
+/* push_and_check with the shape kernel (radius halved for the 2x
+ * subsampled planes). */
+static guint
+push_and_check_shape (GstHarness * h, const GstVideoInfo * info,
+    GstBuffer * in, gint shape, gdouble radius, gint edge, const gchar * what)
 {
+  RefKernel k[2];
+  guint worst;
+
   k[0] = ref_shape_kernel (shape, radius);
   k[1] = ref_shape_kernel (shape, radius / 2);
+  worst = push_and_check (h, info, in, k, edge, what);
+  ref_kernel_free (&k[0]);
+  ref_kernel_free (&k[1]);
+  return worst;
 }
 
 /* One frame through a fresh element; returns the worst difference. */
@@ -352,7 +361,6 @@ run_shape (GstVideoFormat format, gint w, gint h, gint shape, gfloat radius,
   GstVideoInfo info;
   GstHarness *hn = harness_for (format, w, h, &info);
   GstBuffer *in = make_frame (&info, fill, seed, w / 2, h / 2);
-  RefKernel k[2];
   gchar *what = g_strdup_printf ("%s r=%g %s", shape_names[shape], radius,
       edge_names[edge]);
   guint worst;
@@ -360,12 +368,9 @@ run_shape (GstVideoFormat format, gint w, gint h, gint shape, gfloat radius,
   g_object_set (hn->element, "radius", radius, NULL);
   gst_util_set_object_arg (G_OBJECT (hn->element), "kernel-shape",
       shape_names[shape]);
-  shape_kernels (shape, radius, k);
-  worst = push_and_check (hn, &info, in, k, edge, what);
+  worst = push_and_check_shape (hn, &info, in, shape, radius, edge, what);
   GST_INFO ("%s %s: worst difference %u", what, GST_VIDEO_INFO_NAME (&info),
       worst);
-  ref_kernel_free (&k[0]);
-  ref_kernel_free (&k[1]);
   gst_buffer_unref (in);
   gst_harness_teardown (hn);
   g_free (what);
@@ -407,13 +412,10 @@ GST_START_TEST (test_strides)
     GstVideoInfo info;
     GstHarness *h = harness_for (formats[i], 35, 27, &info);
     GstBuffer *in = make_padded_frame (&info, 200 + i);
-    RefKernel k[2];
 
     g_object_set (h->element, "radius", 3.5f, NULL);
-    shape_kernels (SHAPE_GAUSSIAN, 3.5, k);
-    push_and_check (h, &info, in, k, EDGE_MIRROR, "padded input");
-    ref_kernel_free (&k[0]);
-    ref_kernel_free (&k[1]);
+    push_and_check_shape (h, &info, in, SHAPE_GAUSSIAN, 3.5, EDGE_MIRROR,
+        "padded input");
     gst_buffer_unref (in);
     gst_harness_teardown (h);
   }
@@ -969,26 +971,25 @@ GST_START_TEST (test_caps_change)
   GstVideoInfo info;
   GstHarness *h = harness_for (GST_VIDEO_FORMAT_RGBA, 32, 24, &info);
   GstBuffer *in;
-  RefKernel k[2];
 
   g_object_set (h->element, "radius", 4.0f, NULL);
-  shape_kernels (SHAPE_GAUSSIAN, 4.0, k);
   in = make_frame (&info, FILL_RANDOM, 31, 0, 0);
-  push_and_check (h, &info, in, k, EDGE_CLAMP, "before caps change");
+  push_and_check_shape (h, &info, in, SHAPE_GAUSSIAN, 4.0, EDGE_CLAMP,
+      "before caps change");
   gst_buffer_unref (in);
 
   harness_recaps (h, GST_VIDEO_FORMAT_I420, 50, 40, &info);
   in = make_frame (&info, FILL_RANDOM, 32, 0, 0);
-  push_and_check (h, &info, in, k, EDGE_CLAMP, "after caps change");
+  push_and_check_shape (h, &info, in, SHAPE_GAUSSIAN, 4.0, EDGE_CLAMP,
+      "after caps change");
   gst_buffer_unref (in);
 
   harness_recaps (h, GST_VIDEO_FORMAT_GRAY8, 16, 16, &info);
   in = make_frame (&info, FILL_RANDOM, 33, 0, 0);
-  push_and_check (h, &info, in, k, EDGE_CLAMP, "second caps change");
+  push_and_check_shape (h, &info, in, SHAPE_GAUSSIAN, 4.0, EDGE_CLAMP,
+      "second caps change");
   gst_buffer_unref (in);
 
-  ref_kernel_free (&k[0]);
-  ref_kernel_free (&k[1]);
   gst_harness_teardown (h);
 }
 
@@ -1001,28 +1002,20 @@ GST_START_TEST (test_change_while_playing)
   GstVideoInfo info;
   GstHarness *h = harness_for (GST_VIDEO_FORMAT_NV12, 41, 31, &info);
   GstBuffer *in = make_frame (&info, FILL_RANDOM, 41, 0, 0), *out;
-  RefKernel k[2];
 
   fail_unless_equals_int (GST_STATE (h->element), GST_STATE_PLAYING);
   g_object_set (h->element, "radius", 2.0f, NULL);
-  shape_kernels (SHAPE_GAUSSIAN, 2.0, k);
-  push_and_check (h, &info, in, k, EDGE_CLAMP, "radius 2");
-  ref_kernel_free (&k[0]);
-  ref_kernel_free (&k[1]);
+  push_and_check_shape (h, &info, in, SHAPE_GAUSSIAN, 2.0, EDGE_CLAMP,
+      "radius 2");
 
   g_object_set (h->element, "radius", 9.0f, NULL);
   gst_util_set_object_arg (G_OBJECT (h->element), "kernel-shape", "box");
-  shape_kernels (SHAPE_BOX, 9.0, k);
-  push_and_check (h, &info, in, k, EDGE_WRAP, "box 9 wrap");
-  ref_kernel_free (&k[0]);
-  ref_kernel_free (&k[1]);
+  push_and_check_shape (h, &info, in, SHAPE_BOX, 9.0, EDGE_WRAP, "box 9 wrap");
 
   /* same extent, so the same padded grid: only the spectrum changes */
   gst_util_set_object_arg (G_OBJECT (h->element), "kernel-shape", "disk");
-  shape_kernels (SHAPE_DISK, 9.0, k);
-  push_and_check (h, &info, in, k, EDGE_WRAP, "disk 9 wrap");
-  ref_kernel_free (&k[0]);
-  ref_kernel_free (&k[1]);
+  push_and_check_shape (h, &info, in, SHAPE_DISK, 9.0, EDGE_WRAP,
+      "disk 9 wrap");
 
   g_object_set (h->element, "radius", 0.0f, NULL);
   fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
@@ -1033,10 +1026,8 @@ GST_START_TEST (test_change_while_playing)
 
   g_object_set (h->element, "radius", 3.0f, NULL);
   gst_util_set_object_arg (G_OBJECT (h->element), "kernel-shape", "disk");
-  shape_kernels (SHAPE_DISK, 3.0, k);
-  push_and_check (h, &info, in, k, EDGE_WRAP, "disk 3 after passthrough");
-  ref_kernel_free (&k[0]);
-  ref_kernel_free (&k[1]);
+  push_and_check_shape (h, &info, in, SHAPE_DISK, 3.0, EDGE_WRAP,
+      "disk 3 after passthrough");
 
   gst_buffer_unref (in);
   gst_harness_teardown (h);
@@ -1064,16 +1055,13 @@ GST_START_TEST (test_controller)
   for (i = 0; i < 3; i++) {
     GstBuffer *in = make_frame (&info, FILL_RANDOM, 50 + i, 0, 0);
     gdouble radius = 1.0 + 8.0 * times[i];
-    RefKernel k[2];
     gfloat got;
 
     GST_BUFFER_PTS (in) = (GstClockTime) (times[i] * GST_SECOND);
-    shape_kernels (SHAPE_GAUSSIAN, radius, k);
-    push_and_check (h, &info, in, k, EDGE_CLAMP, "controlled radius");
+    push_and_check_shape (h, &info, in, SHAPE_GAUSSIAN, radius, EDGE_CLAMP,
+        "controlled radius");
     g_object_get (h->element, "radius", &got, NULL);
     fail_unless_equals_float (got, radius);
-    ref_kernel_free (&k[0]);
-    ref_kernel_free (&k[1]);
     gst_buffer_unref (in);
   }
   gst_object_unref (cs);

@@ -714,7 +714,7 @@ enqueue_channel (ClfConvolve2d * conv, const Group * g, unsigned b,
  * packed plane in conv->raw. */
 static ClfStatus
 copy_plane (ClfConvolve2d * conv, unsigned p, int upload, void *host,
-    size_t stride, ClfError * err)
+    size_t stride, cl_event * done, ClfError * err)
 {
   cl_command_queue queue = clf_context_get_queue (conv->ctx);
   size_t buf_origin[3] = { conv->plane_offset[p], 0, 0 };
@@ -724,20 +724,21 @@ copy_plane (ClfConvolve2d * conv, unsigned p, int upload, void *host,
 
   if (upload)
     ret = clEnqueueWriteBufferRect (queue, conv->raw, CL_FALSE, buf_origin,
-        host_origin, region, region[0], 0, stride, 0, host, 0, NULL, NULL);
+        host_origin, region, region[0], 0, stride, 0, host, 0, NULL, done);
   else
     ret = clEnqueueReadBufferRect (queue, conv->raw, CL_FALSE, buf_origin,
-        host_origin, region, region[0], 0, stride, 0, host, 0, NULL, NULL);
+        host_origin, region, region[0], 0, stride, 0, host, 0, NULL, done);
   if (ret != CL_SUCCESS)
     return clf_set_cl_error (err, ret, upload ? "clEnqueueWriteBufferRect" :
         "clEnqueueReadBufferRect");
   return CLF_OK;
 }
 
+/* Queues one frame; *done receives the event of the last download. */
 static ClfStatus
 enqueue_frame (ClfConvolve2d * conv, const void *const *src,
     const size_t *src_stride, void *const *dst, const size_t *dst_stride,
-    cl_int edge, ClfError * err)
+    cl_int edge, cl_event * done, ClfError * err)
 {
   const ClfFrameLayout2d *l = &conv->layout;
   cl_kernel k = conv->multiply_spectrum;
@@ -746,7 +747,7 @@ enqueue_frame (ClfConvolve2d * conv, const void *const *src,
 
   for (unsigned p = 0; p < l->n_planes; p++)
     if ((st = copy_plane (conv, p, 1, (void *) src[p], src_stride[p],
-                err)) != CLF_OK)
+                NULL, err)) != CLF_OK)
       return st;
   for (unsigned i = 0; i < conv->n_groups; i++) {
     const Group *g = &conv->groups[i];
@@ -770,7 +771,8 @@ enqueue_frame (ClfConvolve2d * conv, const void *const *src,
         return st;
   }
   for (unsigned p = 0; p < l->n_planes; p++)
-    if ((st = copy_plane (conv, p, 0, dst[p], dst_stride[p], err)) != CLF_OK)
+    if ((st = copy_plane (conv, p, 0, dst[p], dst_stride[p],
+                p + 1 == l->n_planes ? done : NULL, err)) != CLF_OK)
       return st;
   return CLF_OK;
 }
@@ -780,6 +782,7 @@ clf_convolve2d_process (ClfConvolve2d * conv, const void *const *src,
     const size_t *src_stride, void *const *dst, const size_t *dst_stride,
     ClfEdgeMode edge, ClfError * err)
 {
+  cl_event done = NULL;
   ClfStatus st;
   cl_int ret;
 
@@ -790,10 +793,18 @@ clf_convolve2d_process (ClfConvolve2d * conv, const void *const *src,
     return clf_set_error (err, CLF_ERROR_INVALID_ARG, "edge mode %d", edge);
 
   st = enqueue_frame (conv, src, src_stride, dst, dst_stride, (cl_int) edge,
-      err);
-  /* also on failure: queued transfers still use the host planes */
-  ret = clFinish (clf_context_get_queue (conv->ctx));
-  if (st == CLF_OK && ret != CL_SUCCESS)
-    st = clf_set_cl_error (err, ret, "clFinish");
+      &done, err);
+  if (st == CLF_OK) {
+    /* the queue is in order and shared: waiting for our last read, not
+     * clFinish, keeps other elements' work out of this frame's time */
+    ret = clWaitForEvents (1, &done);
+    if (ret != CL_SUCCESS)
+      st = clf_set_cl_error (err, ret, "clWaitForEvents");
+  } else {
+    /* queued transfers may still use the host planes */
+    clFinish (clf_context_get_queue (conv->ctx));
+  }
+  if (done)
+    clReleaseEvent (done);
   return st;
 }

@@ -225,23 +225,40 @@ clf_radix_of_code (uint code)
 
 /* Gather of butterfly j: inputs x[j + r*N/R], times w_{Ns*R}^{r*k}, where
  * w_{Ns*R}^{m} = tw[m * N/(Ns*R)] from a forward table of N entries. */
+/* Gather of butterfly j: inputs x[j + r*N/R], times w_{Ns*R}^{r*k}, where
+ * w_{Ns*R}^{m} = tw[m * N/(Ns*R)] from a forward table of N entries. The
+ * first stage (Ns = 1, no twiddles) reads straight from global memory. */
 #define STAGE_LOAD(R, v, j)                                             \
   {                                                                     \
     uint k_ = (j) % Ns;                                                 \
     uint step_ = N / (Ns * R);                                          \
     for (uint r = 0; r < R; r++) {                                      \
-      float2 x_ = x[(j) + r * (N / R)];                                 \
-      v[r] = (r == 0 || Ns == 1) ? x_ : cmul (x_, tw[r * k_ * step_]);  \
+      if (s == 0) {                                                     \
+        v[r] = clf_load (src, srcr, in, flags, N, in_base,              \
+            (j) + r * (N / R));                                         \
+      } else {                                                          \
+        float2 x_ = x[(j) + r * (N / R)];                               \
+        v[r] = r == 0 ? x_ : cmul (x_, tw[r * k_ * step_]);             \
+      }                                                                 \
     }                                                                   \
   }
 
+/* Butterfly j and its scatter to x[(j/Ns)*Ns*R + j%Ns + r*Ns]; the last
+ * stage (Ns*R = N) writes element j + r*Ns of the output directly when the
+ * store walks transforms the way the stages do. */
 #define STAGE_STORE(R, v, j)                                            \
   {                                                                     \
     uint k_ = (j) % Ns;                                                 \
     uint o_ = ((j) / Ns) * Ns * R + k_;                                 \
     dft##R (v);                                                         \
-    for (uint r = 0; r < R; r++)                                        \
-      x[o_ + r * Ns] = v[r];                                            \
+    for (uint r = 0; r < R; r++) {                                      \
+      if (s + 1 == nstages && direct_store)                             \
+        clf_store (dst, dstr, flags, out_base, out.s1, o_ + r * Ns,     \
+            first_out, store_step, count, v[r], scale, post_tw,         \
+            post_shift, n2);                                            \
+      else                                                              \
+        x[o_ + r * Ns] = v[r];                                          \
+    }                                                                   \
   }
 
 /* Butterflies one thread computes per stage: about 32 values in registers
@@ -253,7 +270,7 @@ clf_radix_of_code (uint code)
     _Pragma ("unroll")                                                  \
     for (uint q = 0; q < BPT (R); q++) {                                \
       uint jb = t + q * T;                                              \
-      if (jb < N / R)                                                   \
+      if (jb < N / R && live)                                           \
         STAGE_LOAD (R, (v + q * R), jb);                                \
     }                                                                   \
     break;
@@ -263,7 +280,7 @@ clf_radix_of_code (uint code)
     _Pragma ("unroll")                                                  \
     for (uint q = 0; q < BPT (R); q++) {                                \
       uint jb = t + q * T;                                              \
-      if (jb < N / R)                                                   \
+      if (jb < N / R && live)                                           \
         STAGE_STORE (R, (v + q * R), jb);                               \
     }                                                                   \
     break;
@@ -296,16 +313,39 @@ clf_load (__global const float2 * src, __global const float *srcr,
   return (flags & CLF_CONJ_IN) ? conj2 (val) : val;
 }
 
+/* Element j of the output of a transform: four-step twiddle, direction,
+ * scale, real part, and the R2C limit on the whole transform's index. */
+inline void
+clf_store (__global float2 * dst, __global float *dstr, uint flags,
+    uint base, uint stride, uint j, uint first, uint step, uint count,
+    float2 val, float scale, __global const float2 * post_tw,
+    uint post_shift, uint n2)
+{
+  if (first + j * step >= count)
+    return;
+  if (flags & CLF_POST_TWIDDLE) {
+    uint m = n2 * j, L = 1u << post_shift;
+    val = cmul (val, cmul (post_tw[m & (L - 1)], post_tw[L + (m >> post_shift)]));
+  }
+  if (flags & CLF_CONJ_OUT)
+    val = conj2 (val);
+  val *= scale;
+  if (flags & CLF_OUT_REAL)
+    dstr[base + j * stride] = val.x;
+  else
+    dst[base + j * stride] = val;
+}
+
 /* One whole transform of length N <= local memory per group of T threads;
  * G transforms per work-group. params: s0 N, s1 number of stages, s2 T,
  * s3 G, s4 batch, s5 flags, s6 elements to store (R2C: N/2+1),
- * s7 post-twiddle modulus (four-step: index n2 = b % s7). */
+ * s7 post-twiddle modulus (four-step: index n2 = (b / post_div) % s7). */
 __kernel void
 fft_local (__global const float2 * src, __global float2 * dst,
     clf_addr in, clf_addr out, uint8 params, ulong radix_codes,
     __global const float2 * tw, __global const float2 * post_tw,
     uint post_shift, uint store_mod, uint store_step, float scale,
-    __local float2 * buf)
+    __local float2 * buf, uint post_div)
 {
 #ifdef CLF_FIXED
   /* a program built for one plan: the compiler folds the divisions by N,
@@ -324,87 +364,77 @@ fft_local (__global const float2 * src, __global float2 * dst,
   __global const float *srcr = (__global const float *) src;
   __global float *dstr = (__global float *) dst;
 
-  /* load G transforms into local memory; neighbouring threads take
-   * neighbouring transforms when those are adjacent in memory */
-  {
-    uint g = (flags & CLF_LOAD_BFAST) ? lid % G : lid / T;
-    uint t = (flags & CLF_LOAD_BFAST) ? lid / G : lid % T;
-    uint b = b0 + g;
-    if (b < batch) {
-      uint base = in.s0 + clf_batch_offset (in, b);
-      for (uint j = t; j < N; j += T)
-        buf[g * N + j] = clf_load (src, srcr, in, flags, N, base, j);
-    }
+  /* Threads walk neighbouring transforms when those are adjacent in
+   * memory (columns), else neighbouring elements of one transform. */
+  const int bfast = (flags & CLF_LOAD_BFAST) != 0;
+  const uint g = bfast ? lid % G : lid / T;
+  const uint t = bfast ? lid / G : lid % T;
+  const uint b = b0 + g;
+  const int live = b < batch;
+  /* an odd stride between the transforms in local memory spreads the
+   * threads of bfast groups over the banks */
+  const uint LS = N | 1u;
+  __local float2 *x = buf + g * LS;
+  const uint in_base = live ? in.s0 + clf_batch_offset (in, b) : 0;
+  const uint out_base = live ? out.s0 + clf_batch_offset (out, b) : 0;
+  const uint first_out = b % store_mod, n2 = (b / post_div) % post_mod;
+  const int direct_store = ((flags & CLF_STORE_BFAST) != 0) == bfast;
+
+  if (nstages == 0) {
+    /* N = 1: the transform is the identity */
+    if (live && t == 0)
+      clf_store (dst, dstr, flags, out_base, out.s1, 0, first_out,
+          store_step, count, clf_load (src, srcr, in, flags, N, in_base, 0),
+          scale, post_tw, post_shift, n2);
+    return;
   }
-  barrier (CLK_LOCAL_MEM_FENCE);
 
   {
-    const uint g = lid / T, t = lid % T;
-    __local float2 *x = buf + g * N;
     uint Ns = 1;
     float2 v[32];
     CLF_STAGE_LOOP_HINT
     for (uint s = 0; s < nstages; s++) {
       uint R = clf_radix_of_code ((uint) (codes >> (4 * s)) & 15u);
-      if (g < G) {
-        switch (R) {
-          STAGE_CASE_LOAD (2)
-          STAGE_CASE_LOAD (3)
-          STAGE_CASE_LOAD (4)
-          STAGE_CASE_LOAD (5)
-          STAGE_CASE_LOAD (7)
-          STAGE_CASE_LOAD (8)
-          STAGE_CASE_LOAD (11)
-          STAGE_CASE_LOAD (13)
-          STAGE_CASE_LOAD (16)
-        }
+      switch (R) {
+        STAGE_CASE_LOAD (2)
+        STAGE_CASE_LOAD (3)
+        STAGE_CASE_LOAD (4)
+        STAGE_CASE_LOAD (5)
+        STAGE_CASE_LOAD (7)
+        STAGE_CASE_LOAD (8)
+        STAGE_CASE_LOAD (11)
+        STAGE_CASE_LOAD (13)
+        STAGE_CASE_LOAD (16)
       }
       barrier (CLK_LOCAL_MEM_FENCE);
-      if (g < G) {
-        switch (R) {
-          STAGE_CASE_STORE (2)
-          STAGE_CASE_STORE (3)
-          STAGE_CASE_STORE (4)
-          STAGE_CASE_STORE (5)
-          STAGE_CASE_STORE (7)
-          STAGE_CASE_STORE (8)
-          STAGE_CASE_STORE (11)
-          STAGE_CASE_STORE (13)
-          STAGE_CASE_STORE (16)
-        }
+      switch (R) {
+        STAGE_CASE_STORE (2)
+        STAGE_CASE_STORE (3)
+        STAGE_CASE_STORE (4)
+        STAGE_CASE_STORE (5)
+        STAGE_CASE_STORE (7)
+        STAGE_CASE_STORE (8)
+        STAGE_CASE_STORE (11)
+        STAGE_CASE_STORE (13)
+        STAGE_CASE_STORE (16)
       }
       barrier (CLK_LOCAL_MEM_FENCE);
       Ns *= R;
     }
   }
 
-  /* store */
-  {
-    uint g = (flags & CLF_STORE_BFAST) ? lid % G : lid / T;
-    uint t = (flags & CLF_STORE_BFAST) ? lid / G : lid % T;
-    uint b = b0 + g;
-    if (b < batch) {
-      uint base = out.s0 + clf_batch_offset (out, b);
-      /* R2C keeps the first `count` outputs of the whole transform */
-      uint first = b % store_mod;
-      uint L = 1u << post_shift, n2 = b % post_mod;
-      for (uint j = t; j < N; j += T) {
-        if (first + j * store_step >= count)
-          break;
-        float2 val = buf[g * N + j];
-        if (flags & CLF_POST_TWIDDLE) {
-          uint m = n2 * j;
-          val = cmul (val, cmul (post_tw[m & (L - 1)],
-                  post_tw[L + (m >> post_shift)]));
-        }
-        if (flags & CLF_CONJ_OUT)
-          val = conj2 (val);
-        val *= scale;
-        if (flags & CLF_OUT_REAL)
-          dstr[base + j * out.s1] = val.x;
-        else
-          dst[base + j * out.s1] = val;
-      }
+  /* the last stage left the result in local memory: write it out with
+   * the other walk (threads over transforms, or over elements) */
+  if (!direct_store) {
+    uint sg = bfast ? lid / T : lid % G;
+    uint st = bfast ? lid % T : lid / G;
+    uint sb = b0 + sg;
+    if (sb < batch) {
+      uint base = out.s0 + clf_batch_offset (out, sb);
+      uint first = sb % store_mod, sn2 = (sb / post_div) % post_mod;
+      for (uint j = st; j < N; j += T)
+        clf_store (dst, dstr, flags, base, out.s1, j, first, store_step,
+            count, buf[sg * LS + j], scale, post_tw, post_shift, sn2);
     }
   }
 }

@@ -344,12 +344,19 @@ clf_context_describe (ClfContext * ctx)
 size_t
 clf_context_local_fft_limit (ClfContext * ctx)
 {
-  /* the largest power of two whose points fit the device's local memory,
-   * at most 8192: beyond that two passes cost less than huge work-groups */
+  /* the largest power of two whose points (at an odd stride) fit the
+   * device's local memory, at most 8192: beyond that two passes cost less
+   * than huge work-groups */
   size_t lim = 8192;
-  while (lim > 64 && lim * sizeof (cl_float2) > ctx->local_mem)
+  while (lim > 64 && (lim + 1) * sizeof (cl_float2) > ctx->local_mem)
     lim /= 2;
   return lim;
+}
+
+size_t
+clf_context_local_capacity (ClfContext * ctx)
+{
+  return ctx->local_mem / sizeof (cl_float2);
 }
 
 int

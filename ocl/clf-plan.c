@@ -207,15 +207,19 @@ fits_local (ClfPlan * plan, size_t n)
       clf_context_max_work_group (plan->ctx);
 }
 
+/* post_n: four-step twiddle w_{post_n}^(n2 * k) on output k, with
+ * n2 = (b / post_div) % post_mod for transform b (post_n = 0: none).
+ * store_mod/step: R2C keeps output k of transform b when
+ * b % store_mod + k * store_step < ax->count. */
 static ClfStatus
 add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
-    size_t post_n, cl_uint post_mod, cl_uint store_mod, cl_uint store_step,
-    ClfError * err)
+    size_t post_n, cl_uint post_mod, cl_uint post_div, cl_uint store_mod,
+    cl_uint store_step, ClfError * err)
 {
   unsigned radices[CLF_MAX_STAGES];
   int ns = clf_factor_radices (ax->n, radices, CLF_MAX_STAGES);
   size_t T = local_threads (ax->n, radices, ns);
-  size_t lim = clf_context_local_fft_limit (plan->ctx);
+  size_t capacity = clf_context_local_capacity (plan->ctx);
   size_t maxwg = clf_context_max_work_group (plan->ctx), kwg = 0;
   size_t G = 1, groups;
   cl_ulong codes = 0;
@@ -253,8 +257,8 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
   }
 
   /* several small transforms per work-group keep the device busy */
-  while (G * 2 <= ax->batch && G * 2 * ax->n <= lim && G * 2 * T <= maxwg
-      && G * 2 * T <= 256)
+  while (G * 2 <= ax->batch && G * 2 * (ax->n | 1) <= capacity
+      && G * 2 * T <= maxwg && G * 2 * T <= 256)
     G *= 2;
   groups = (ax->batch + G - 1) / G;
 
@@ -333,7 +337,10 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
     e |= SET_ARG (p->kernel, 9, store_mod);
     e |= SET_ARG (p->kernel, 10, store_step);
     e |= SET_ARG (p->kernel, 11, scale);
-    e |= clSetKernelArg (p->kernel, 12, G * ax->n * sizeof (cl_float2), NULL);
+    e |= SET_ARG (p->kernel, 13, post_div);
+    /* transforms sit at an odd stride (n | 1) in local memory */
+    e |= clSetKernelArg (p->kernel, 12, G * (ax->n | 1) * sizeof (cl_float2),
+        NULL);
     if (e != CL_SUCCESS)
       return clf_set_cl_error (err, e, "clSetKernelArg (fft_local)");
   }
@@ -398,7 +405,7 @@ add_four_step (ClfPlan * plan, const Axis * ax, size_t n1, ClfError * err)
   a.count = ALL_ELEMENTS;
   a.scale = 1.0f;
   describe_append (plan, " fourstep(%zux%zu)", n1, n2);
-  st = add_local_pass (plan, &a, 0, n, (cl_uint) n2, 1, 1, err);
+  st = add_local_pass (plan, &a, 0, n, (cl_uint) n2, 1, 1, 1, err);
   if (st != CLF_OK)
     return st;
 
@@ -414,7 +421,77 @@ add_four_step (ClfPlan * plan, const Axis * ax, size_t n1, ClfError * err)
   b.dst = ax->dst;
   b.flags = ax->flags & OUT_FLAGS;
   b.count = ax->count;
-  return add_local_pass (plan, &b, 0, 0, 0, (cl_uint) n1, (cl_uint) n1, err);
+  return add_local_pass (plan, &b, 0, 0, 0, 1, (cl_uint) n1, (cl_uint) n1,
+      err);
+}
+
+/* Columns (neighbouring transforms adjacent in memory, at most two batch
+ * levels): a four-step whose both steps keep the columns innermost, so
+ * every load and store walks rows of adjacent columns. */
+static int
+is_column_layout (const Addr * a)
+{
+  return a->stride != 1 && a->d0 == 1 && a->nb0 != 0xffffffffu &&
+      a->nb1 == 0xffffffffu;
+}
+
+static int force_column_split;
+
+void
+clf_debug_force_column_split (int on)
+{
+  force_column_split = on;
+}
+
+static ClfStatus
+add_column_four_step (ClfPlan * plan, const Axis * ax, size_t n1,
+    ClfError * err)
+{
+  size_t n = ax->n, n2 = n / n1, cols = ax->in.nb0;
+  size_t rest = ax->batch / cols;
+  int scratch = new_scratch (plan, n * ax->batch * sizeof (cl_float2), err);
+  Axis a = *ax, b = *ax;
+  ClfStatus st;
+
+  if (scratch < 0)
+    return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+  (void) rest;
+  describe_append (plan, " colfourstep(%zux%zu)", n1, n2);
+
+  /* step 1: transform (col, n2, rest), element n1 at (n1*n2' + n2)*stride */
+  a.n = n1;
+  a.batch = ax->batch * n2;
+  a.in = (Addr) {
+  ax->in.off, (cl_uint) (ax->in.stride * n2), 1, ax->in.stride, ax->in.d1,
+        (cl_uint) cols, (cl_uint) n2};
+  /* scratch: col + C*(n2 + N2*(k1 + N1*rest)) */
+  a.out = (Addr) {
+  0, (cl_uint) (cols * n2), 1, (cl_uint) cols, (cl_uint) (cols * n),
+        (cl_uint) cols, (cl_uint) n2};
+  a.src = ax->src;
+  a.dst = scratch;
+  a.flags = ax->flags & IN_FLAGS;
+  a.count = ALL_ELEMENTS;
+  a.scale = 1.0f;
+  st = add_local_pass (plan, &a, 0, n, (cl_uint) n2, (cl_uint) cols, 1, 1,
+      err);
+  if (st != CLF_OK)
+    return st;
+
+  /* step 2: transform (col, k1, rest) over n2, output k1 + N1*k2 */
+  b.n = n2;
+  b.batch = ax->batch * n1;
+  b.in = (Addr) {
+  0, (cl_uint) cols, 1, (cl_uint) (cols * n2), (cl_uint) (cols * n),
+        (cl_uint) cols, (cl_uint) n1};
+  b.out = (Addr) {
+  ax->out.off, (cl_uint) (ax->out.stride * n1), ax->out.d0,
+        ax->out.stride, ax->out.d1, (cl_uint) cols, (cl_uint) n1};
+  b.src = scratch;
+  b.dst = ax->dst;
+  b.flags = ax->flags & OUT_FLAGS;
+  b.count = ALL_ELEMENTS;
+  return add_local_pass (plan, &b, 0, 0, 0, 1, 1, 1, err);
 }
 
 static ClfStatus
@@ -561,8 +638,21 @@ add_axis (ClfPlan * plan, const Axis * ax_in, ClfError * err)
   size_t lim = clf_context_local_fft_limit (plan->ctx), n1;
   ClfStatus st;
 
+  /* columns too long for four of them in local memory at once read
+   * better as two passes of short columns */
+  if ((force_column_split || !clf_context_is_cpu (plan->ctx)) &&
+      clf_is_smooth (ax.n) &&
+      is_column_layout (&ax.in) && ax.in.nb0 == ax.out.nb0 &&
+      is_column_layout (&ax.out) && ax.out.d0 == 1 &&
+      ax.count == ALL_ELEMENTS && !(ax.flags & (IN_HERMITIAN | OUT_REAL)) &&
+      (force_column_split ||
+          4 * (ax.n | 1) > clf_context_local_capacity (plan->ctx)) &&
+      (n1 = clf_four_step_split (ax.n,
+              clf_context_local_capacity (plan->ctx) / 8)) != 0)
+    return add_column_four_step (plan, &ax, n1, err);
+
   if (fits_local (plan, ax.n))
-    return add_local_pass (plan, &ax, 0, 0, 0, 1, 1, err);
+    return add_local_pass (plan, &ax, 0, 0, 0, 1, 1, 1, err);
 
   if ((ax.flags & IN_HERMITIAN)) {
     st = expand_hermitian (plan, &ax, err);

@@ -37,6 +37,8 @@ cl_kernel clf_context_create_kernel_full (ClfContext * ctx,
 
 /* Largest transform length one fft_local work-group holds on ctx's device */
 size_t clf_context_local_fft_limit (ClfContext * ctx);
+/* complex values local memory holds (work-groups pack transforms in it) */
+size_t clf_context_local_capacity (ClfContext * ctx);
 size_t clf_context_max_work_group (ClfContext * ctx);
 /* CPU devices (PoCL) vectorise across work-items and want more of them */
 int clf_context_is_cpu (ClfContext * ctx);

@@ -131,6 +131,10 @@ size_t clf_plan_output_size (ClfPlan * plan);
  * CLF_ERROR_OUT_OF_MEMORY; -1 disables. Process-wide. */
 void clf_debug_fail_alloc_after (int n);
 
+/* Run column transforms as two passes of short columns on every device
+ * (GPUs do so for long columns), so CPU test runs cover that path. */
+void clf_debug_force_column_split (int on);
+
 #ifdef __cplusplus
 }
 #endif

@@ -327,6 +327,38 @@ test_2d (void)
   }
 }
 
+/* the two-pass column layout GPUs use for long columns */
+static void
+test_2d_column_split (void)
+{
+  static const size_t sizes[][2] = { {64, 48}, {30, 1080}, {1920, 1080} };
+  clf_debug_force_column_split (1);
+  {
+    /* the hook really selects the split */
+    ClfPlanDesc d;
+    ClfError err = { 0, };
+    ClfPlan *plan;
+    clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 64, 48, 1);
+    plan = clf_plan_new (harness_context (), &d, &err);
+    CHECK (plan && strstr (clf_plan_describe (plan), "colfourstep"),
+        "column split not used: %s", plan ? clf_plan_describe (plan) :
+        err.message);
+    clf_plan_free (plan);
+  }
+  for (size_t i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++) {
+    size_t nx = sizes[i][0], ny = sizes[i][1];
+    check_err ("2d split c2c", nx, ny, run_simple (CLF_C2C, CLF_FORWARD, nx,
+            ny, 2));
+    check_err ("2d split inverse", nx, ny, run_simple (CLF_C2C, CLF_INVERSE,
+            nx, ny, 1));
+    check_err ("2d split r2c", nx, ny, run_simple (CLF_R2C, CLF_FORWARD, nx,
+            ny, 2));
+    check_err ("2d split c2r", nx, ny, run_simple (CLF_C2R, CLF_INVERSE, nx,
+            ny, 1));
+  }
+  clf_debug_force_column_split (0);
+}
+
 static void
 test_strided_batched (void)
 {
@@ -504,6 +536,7 @@ main (int argc, char **argv)
   harness_run ("smooth sizes", test_smooth_sizes);
   harness_run ("primes (Bluestein)", test_primes);
   harness_run ("2D", test_2d);
+  harness_run ("2D, columns in two passes", test_2d_column_split);
   harness_run ("strided and batched", test_strided_batched);
   harness_run ("in place", test_in_place);
   harness_run ("round trip", test_round_trip);

@@ -418,19 +418,31 @@ audio_new (GstClfftSpectrum * self)
   a->offsets = g_new (guint, a->ev_cap);
   a->seg_first = g_array_new (FALSE, FALSE, sizeof (guint));
   a->pending = g_array_new (FALSE, FALSE, sizeof (PendingMessage));
-  a->acc_mag = g_new0 (gfloat, (gsize) a->nch * a->bands);
-  a->acc_phase = g_new0 (gfloat, (gsize) a->nch * a->bands);
+  /* huge bands values must fail with an error, not abort */
+  what = "allocating host memory for the spectrum";
+  a->acc_mag = g_try_new0 (gfloat, (gsize) a->nch * a->bands);
+  a->acc_phase = g_try_new0 (gfloat, (gsize) a->nch * a->bands);
   /* history starts silent, as spectrum's zeroed ring buffers */
-  a->stream = g_new0 (gfloat, (gsize) a->nch * a->nfft);
+  a->stream = g_try_new0 (gfloat, (gsize) a->nch * a->nfft);
+  win = g_try_new (gfloat, a->nfft);
+  if (!a->acc_mag || !a->acc_phase || !a->stream || !win) {
+    g_free (win);
+    err.code = CLF_ERROR_OUT_OF_MEMORY;
+    g_snprintf (err.message, sizeof (err.message), "%u channel(s) of a "
+        "%u-point FFT", a->nch, a->nfft);
+    goto error;
+  }
 
+  what = "building the spectrum kernels";
   if (!(a->k_window = clf_context_create_kernel (a->ctx, "spectrum",
               "spectrum_window", &err)) ||
       !(a->k_accum = clf_context_create_kernel (a->ctx, "spectrum",
-              "spectrum_accumulate", &err)))
+              "spectrum_accumulate", &err))) {
+    g_free (win);
     goto error;
+  }
 
   what = "uploading the window and band tables";
-  win = g_new (gfloat, a->nfft);
   for (i = 0; i < a->nfft; i++)
     win[i] = window_value (self->window, i, a->nfft);
   a->d_window = upload_new (a->ctx, win, a->nfft * sizeof (gfloat), &err);
@@ -1035,10 +1047,20 @@ gst_clfft_spectrum_transform_ip (GstBaseTransform * trans, GstBuffer * buffer)
 
     if (a->m + block > a->stream_alloc) {
       /* grows with the buffers seen, up to stream_cap */
-      a->stream_alloc = MIN (MAX (a->m + block, 2 * a->stream_alloc),
+      guint want = MIN (MAX (a->m + block, 2 * (guint64) a->stream_alloc),
           a->stream_cap);
-      a->stream = g_renew (gfloat, a->stream,
-          (gsize) (a->nfft + a->stream_alloc) * a->nch);
+      gfloat *grown = g_try_renew (gfloat, a->stream,
+          (gsize) (a->nfft + want) * a->nch);
+
+      if (!grown) {
+        GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, (NULL),
+            ("no host memory for %u frames of %u channel(s)",
+                a->nfft + want, a->nch));
+        ret = GST_FLOW_ERROR;
+        break;
+      }
+      a->stream = grown;
+      a->stream_alloc = want;
     }
 
     audio_convert (a, data, a->stream + (gsize) (a->nfft + a->m) * a->nch,

@@ -194,6 +194,16 @@ harness_new (const gchar * launch, const gchar * in, const gchar * out,
   return h;
 }
 
+/* Tears down a harness_new harness; the bus is flushed first, or the
+ * messages queued on it would keep the elements that posted them alive. */
+static void
+harness_free (GstHarness * h, GstBus * bus)
+{
+  gst_bus_set_flushing (bus, TRUE);
+  gst_harness_teardown (h);
+  gst_object_unref (bus);
+}
+
 static GstBuffer *
 process (GstHarness * h, GstBuffer * in, guint64 pts)
 {
@@ -264,8 +274,7 @@ GST_START_TEST (test_cosine_every_format)
 
     gst_buffer_unref (res);
     check_no_error (bus);
-    gst_harness_teardown (hn);
-    gst_object_unref (bus);
+    harness_free (hn, bus);
     g_free (in);
     g_free (out);
   }
@@ -306,8 +315,7 @@ GST_START_TEST (test_odd_sizes_and_depths)
       check_image (res, ofmt, w, h, as_read, THRESHOLD);
       gst_buffer_unref (res);
       check_no_error (bus);
-      gst_harness_teardown (hn);
-      gst_object_unref (bus);
+      harness_free (hn, bus);
       g_free (in);
       g_free (out);
     }
@@ -412,8 +420,7 @@ GST_START_TEST (test_radial_messages)
   fail_unless_equals_int (best, 8);
   fail_unless (compared >= 3 * 12, "only %u bands compared", compared);
 
-  gst_harness_teardown (hn);
-  gst_object_unref (bus);
+  harness_free (hn, bus);
   g_free (p);
   g_free (in);
   g_free (out);
@@ -470,8 +477,7 @@ GST_START_TEST (test_caps_change_and_states)
     gst_harness_set_caps_str (hn, in2, out2);
   }
   check_no_error (bus);
-  gst_harness_teardown (hn);
-  gst_object_unref (bus);
+  harness_free (hn, bus);
   g_free (in1);
   g_free (out1);
   g_free (in2);

@@ -163,6 +163,16 @@ harness_new (const gchar * launch, const gchar * caps, GstBus ** bus)
   return h;
 }
 
+/* Tears down a harness_new harness; the bus is flushed first, or the
+ * messages queued on it would keep the elements that posted them alive. */
+static void
+harness_free (GstHarness * h, GstBus * bus)
+{
+  gst_bus_set_flushing (bus, TRUE);
+  gst_harness_teardown (h);
+  gst_object_unref (bus);
+}
+
 /* The spectrum messages on bus, in order (structures owned by the array);
  * fails on any error message. */
 static GPtrArray *
@@ -199,8 +209,7 @@ analyse (const gchar * launch, const gchar * caps, const Stream * s)
 
   push_stream (h, s);
   msgs = collect_messages (bus);
-  gst_harness_teardown (h);
-  gst_object_unref (bus);
+  harness_free (h, bus);
   return msgs;
 }
 
@@ -1018,8 +1027,7 @@ GST_START_TEST (test_discont)
       push_stream (h, &first);
       push_stream (h, &second);
       runs[i] = collect_messages (bus);
-      gst_harness_teardown (h);
-      gst_object_unref (bus);
+      harness_free (h, bus);
     }
     fail_unless_equals_int (runs[0]->len, 8);
     compare_runs (runs[0], runs[1], TOL_VS_SPECTRUM_DB);
@@ -1039,8 +1047,7 @@ GST_START_TEST (test_discont)
   push_stream (h, &first);
   push_stream (h, &second);
   got = collect_messages (bus);
-  gst_harness_teardown (h);
-  gst_object_unref (bus);
+  harness_free (h, bus);
 
   tail = analyse ("clfftspectrum interval=31750000", caps, &second);
   /* one message from before the discontinuity, then the tail's */
@@ -1153,8 +1160,7 @@ GST_START_TEST (test_caps_and_property_changes)
   g_ptr_array_unref (got);
 
   gst_object_unref (el);
-  gst_harness_teardown (h);
-  gst_object_unref (bus);
+  harness_free (h, bus);
   g_ptr_array_unref (fresh1);
   g_ptr_array_unref (fresh2);
   g_ptr_array_unref (fresh3);
@@ -1208,8 +1214,7 @@ GST_START_TEST (test_flush_and_state_changes)
     compare_runs (fresh, got, 1e-3);
     g_ptr_array_unref (got);
   }
-  gst_harness_teardown (h);
-  gst_object_unref (bus);
+  harness_free (h, bus);
   g_ptr_array_unref (fresh);
   g_free (caps);
   g_free (data);
@@ -1294,7 +1299,11 @@ GST_START_TEST (test_errors)
   gst_element_set_bus (h->element, bus);
   clf_debug_fail_alloc_after (0);
   /* a sticky event counts as pushed once stored: check the bus instead */
-  gst_harness_push_event (h, gst_event_new_caps (gst_caps_from_string (caps)));
+  {
+    GstCaps *c = gst_caps_from_string (caps);
+    gst_harness_push_event (h, gst_event_new_caps (c));
+    gst_caps_unref (c);
+  }
   clf_debug_fail_alloc_after (-1);
   {
     GstSegment seg;
@@ -1315,8 +1324,7 @@ GST_START_TEST (test_errors)
   got = collect_messages (bus);
   fail_unless_equals_int (got->len, 2);
   g_ptr_array_unref (got);
-  gst_harness_teardown (h);
-  gst_object_unref (bus);
+  harness_free (h, bus);
   g_free (caps);
   g_free (data);
   g_free (x);

@@ -170,7 +170,7 @@ read_png (const gchar * path, const guint8 * data, gsize size,
   gfloat *volatile taps = NULL;
   guint8 *volatile row = NULL;
   png_uint_32 w, h, y, x;
-  int depth, colour;
+  int depth, channels, c;
   gsize rowbytes;
 
   png = png_create_read_struct (PNG_LIBPNG_VER_STRING, &reader, png_on_error,
@@ -195,21 +195,17 @@ read_png (const gchar * path, const guint8 * data, gsize size,
   png_read_info (png, info);
   w = png_get_image_width (png, info);
   h = png_get_image_height (png, info);
-  colour = png_get_color_type (png, info);
   if (!check_size (path, w, h, error)) {
     png_destroy_read_struct (&png, &info, NULL);
     return NULL;
   }
-  /* palette -> RGB, grey < 8 bits -> 8 bits; no gamma is set, so the grey
-   * conversion weighs the stored values */
+  /* palette -> RGB, grey < 8 bits -> 8 bits, then no alpha (also not the
+   * one expanded from tRNS): 1 or 3 channels */
   png_set_expand (png);
-  if (colour & PNG_COLOR_MASK_ALPHA)
-    png_set_strip_alpha (png);
-  if (colour == PNG_COLOR_TYPE_RGB || colour == PNG_COLOR_TYPE_RGB_ALPHA
-      || colour == PNG_COLOR_TYPE_PALETTE)
-    png_set_rgb_to_gray_fixed (png, PNG_ERROR_ACTION_NONE, 29900, 58700);
+  png_set_strip_alpha (png);
   png_read_update_info (png, info);
   depth = png_get_bit_depth (png, info);
+  channels = png_get_channels (png, info);
   rowbytes = png_get_rowbytes (png, info);
 
   taps = g_new (gfloat, (gsize) w * h);
@@ -217,9 +213,15 @@ read_png (const gchar * path, const guint8 * data, gsize size,
   for (y = 0; y < h; y++) {
     png_read_row (png, row, NULL);
     for (x = 0; x < w; x++) {
-      gdouble v = depth == 16 ? ((row[2 * x] << 8) | row[2 * x + 1]) / 65535.0
-          : row[x] / 255.0;
-      taps[(gsize) y * w + x] = (gfloat) v;
+      gdouble s[3];
+      for (c = 0; c < MIN (channels, 3); c++) {
+        gsize i = (gsize) x * channels + c;
+        s[c] = depth == 16 ? ((row[2 * i] << 8) | row[2 * i + 1]) / 65535.0
+            : row[i] / 255.0;
+      }
+      /* grey from colour in double, not libpng's truncating 8-bit one */
+      taps[(gsize) y * w + x] = (gfloat) (channels < 3 ? s[0] :
+          0.299 * s[0] + 0.587 * s[1] + 0.114 * s[2]);
     }
   }
   png_destroy_read_struct (&png, &info, NULL);

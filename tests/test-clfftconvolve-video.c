@@ -608,14 +608,16 @@ temp_path (const gchar * name)
   return g_build_filename (g_get_tmp_dir (), name, NULL);
 }
 
-/* Writes a GRAY8 or GRAY16 image with GStreamer's own pngenc. */
+/* Writes a GRAY8, GRAY16_BE or RGB image with GStreamer's own pngenc;
+ * v holds w * h samples per channel, interleaved. */
 static void
-write_png (const gchar * path, const guint16 * v, gint w, gint h,
-    gboolean sixteen)
+write_png (const gchar * path, GstVideoFormat format, const guint16 * v,
+    gint w, gint h)
 {
   gchar *desc = g_strdup_printf ("appsrc name=src caps=video/x-raw,"
       "format=%s,width=%d,height=%d,framerate=1/1 ! pngenc ! "
-      "filesink location=%s", sixteen ? "GRAY16_BE" : "GRAY8", w, h, path);
+      "filesink location=%s", gst_video_format_to_string (format), w, h,
+      path);
   GstElement *pipe = gst_parse_launch (desc, NULL);
   GstElement *src = gst_bin_get_by_name (GST_BIN (pipe), "src");
   GstVideoInfo info;
@@ -623,21 +625,23 @@ write_png (const gchar * path, const guint16 * v, gint w, gint h,
   GstMapInfo map;
   GstMessage *msg;
   GstFlowReturn flow;
-  gint x, y;
+  gint x, y, channels;
+  gboolean sixteen = format == GST_VIDEO_FORMAT_GRAY16_BE;
 
   fail_unless (pipe != NULL);
-  gst_video_info_set_format (&info, sixteen ? GST_VIDEO_FORMAT_GRAY16_BE :
-      GST_VIDEO_FORMAT_GRAY8, w, h);
+  gst_video_info_set_format (&info, format, w, h);
+  channels = GST_VIDEO_INFO_N_COMPONENTS (&info);
   buf = gst_buffer_new_allocate (NULL, info.size, NULL);
   gst_buffer_map (buf, &map, GST_MAP_WRITE);
   for (y = 0; y < h; y++) {
-    for (x = 0; x < w; x++) {
+    for (x = 0; x < w * channels; x++) {
+      guint16 s = v[y * w * channels + x];
       guint8 *p = map.data + y * info.stride[0] + x * (sixteen ? 2 : 1);
       if (sixteen) {
-        p[0] = v[y * w + x] >> 8;
-        p[1] = v[y * w + x] & 0xff;
+        p[0] = s >> 8;
+        p[1] = s & 0xff;
       } else {
-        p[0] = v[y * w + x];
+        p[0] = s;
       }
     }
   }
@@ -659,7 +663,8 @@ write_png (const gchar * path, const guint16 * v, gint w, gint h,
 }
 
 /* The same 4 x 3 kernel from PGM (binary 8 and 16 bit, text) and PNG (8 and
- * 16 bit) files, against the reference of its integer values. */
+ * 16 bit grey, and RGB) files, against the reference of its integer
+ * values. */
 GST_START_TEST (test_kernel_files)
 {
   static const guint16 vals[] = { 0, 10, 30, 5, 20, 200, 255, 40, 3, 60, 90,
@@ -721,12 +726,29 @@ GST_START_TEST (test_kernel_files)
 
   /* PNG, 8 and 16 bit */
   path = temp_path ("clfftconvolve-k.png");
-  write_png (path, vals, 4, 3, FALSE);
+  write_png (path, GST_VIDEO_FORMAT_GRAY8, vals, 4, 3);
   g_object_set (h->element, "kernel-location", path, NULL);
   push_and_check (h, &info, in, k, EDGE_MIRROR, "PNG 8-bit");
-  write_png (path, vals16, 4, 3, TRUE);
+  write_png (path, GST_VIDEO_FORMAT_GRAY16_BE, vals16, 4, 3);
   g_object_set (h->element, "kernel-location", path, NULL);
   push_and_check (h, &info, in, k, EDGE_MIRROR, "PNG 16-bit");
+  ref_kernel_free (&k[0]);
+
+  /* colour: pure red, green and blue taps weigh 0.299, 0.587, 0.114 */
+  {
+    static const guint16 rgb[] = { 10, 0, 0, 0, 100, 0, 0, 0, 200, 255, 0, 0,
+      0, 30, 0, 0, 0, 50, 100, 0, 0, 0, 255, 0, 0, 0, 20, 60, 0, 0, 0, 5, 0,
+      0, 0, 255
+    };
+    static const gdouble grey[] = { 0.299 * 10, 0.587 * 100, 0.114 * 200,
+      0.299 * 255, 0.587 * 30, 0.114 * 50, 0.299 * 100, 0.587 * 255,
+      0.114 * 20, 0.299 * 60, 0.587 * 5, 0.114 * 255
+    };
+    write_png (path, GST_VIDEO_FORMAT_RGB, rgb, 4, 3);
+    g_object_set (h->element, "kernel-location", path, NULL);
+    k[0] = k[1] = ref_taps_kernel (grey, 4, 3, TRUE);
+    push_and_check (h, &info, in, k, EDGE_MIRROR, "PNG RGB");
+  }
 
   /* setting kernel clears kernel-location and the other way round */
   set_kernel (h->element, taps, 12, 4);

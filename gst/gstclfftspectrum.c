@@ -1151,8 +1151,9 @@ gst_clfft_spectrum_transform (GstBaseTransform * trans, GstBuffer * inbuf,
 
   g_mutex_lock (&self->lock);
   threshold = self->threshold;
-  post = self->post_messages && self->message_magnitude;
-  bands = post ? self->bands : 0;
+  post = self->post_messages;
+  /* the radial average is only computed when a message carries it */
+  bands = post && self->message_magnitude ? self->bands : 0;
   as_list = self->message_format == GST_CLFFT_SPECTRUM_FORMAT_LIST;
   g_mutex_unlock (&self->lock);
 
@@ -1183,8 +1184,8 @@ gst_clfft_spectrum_transform (GstBaseTransform * trans, GstBuffer * inbuf,
           GST_VIDEO_INFO_FPS_D (&self->video_in),
           GST_VIDEO_INFO_FPS_N (&self->video_in));
     gst_element_post_message (GST_ELEMENT (self),
-        spectrum_message_new (self, ts, duration, self->video_bands, NULL, 1,
-            bands, FALSE, as_list));
+        spectrum_message_new (self, ts, duration,
+            bands ? self->video_bands : NULL, NULL, 1, bands, FALSE, as_list));
   }
   return GST_FLOW_OK;
 

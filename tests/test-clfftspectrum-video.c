@@ -430,6 +430,59 @@ GST_START_TEST (test_radial_messages)
 
 GST_END_TEST;
 
+/* message-format=array gives GstValueArray levels; without
+ * message-magnitude the message carries only the times; without
+ * post-messages there is none. */
+GST_START_TEST (test_message_options)
+{
+  const guint w = 40, h = 30;
+  gdouble *luma = make_luma (w, h, 4, 0.1, 13);
+  gdouble *as_read = g_new (gdouble, w * h);
+  gchar *caps = video_caps (GST_VIDEO_FORMAT_GRAY8, w, h);
+  GstBus *bus;
+  GstHarness *hn = harness_new ("clfftspectrum bands=10 message-format=array",
+      caps, caps, &bus);
+  GstElement *el = gst_harness_find_element (hn, "clfftspectrum");
+  GstMessage *msg;
+  const GstStructure *s;
+  guint round;
+
+  for (round = 0; round < 3; round++) {
+    gst_buffer_unref (process (hn, make_frame (GST_VIDEO_FORMAT_GRAY8, w, h,
+                luma, as_read), round * GST_SECOND / 25));
+    while ((msg = gst_bus_pop (bus)) &&
+        GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ELEMENT) {
+      fail_if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR);
+      gst_message_unref (msg);
+    }
+    if (round == 2) {
+      fail_unless (msg == NULL, "message with post-messages=false");
+      break;
+    }
+    fail_unless (msg != NULL);
+    s = gst_message_get_structure (msg);
+    fail_unless (gst_structure_has_name (s, "spectrum"));
+    fail_unless (gst_structure_has_field (s, "timestamp"));
+    if (round == 0) {
+      const GValue *v = gst_structure_get_value (s, "magnitude");
+      fail_unless (v != NULL && GST_VALUE_HOLDS_ARRAY (v));
+      fail_unless_equals_int (gst_value_array_get_size (v), 10);
+      g_object_set (el, "message-magnitude", FALSE, NULL);
+    } else {
+      fail_if (gst_structure_has_field (s, "magnitude"));
+      g_object_set (el, "post-messages", FALSE, NULL);
+    }
+    gst_message_unref (msg);
+  }
+  gst_object_unref (el);
+  harness_free (hn, bus);
+  g_free (caps);
+  g_free (luma);
+  g_free (as_read);
+}
+
+GST_END_TEST;
+
 /* Size and format change mid-stream re-plans; state changes and flushes
  * leave it working. */
 GST_START_TEST (test_caps_change_and_states)
@@ -534,6 +587,7 @@ clfftspectrum_video_suite (void)
   tcase_add_test (tc, test_cosine_every_format);
   tcase_add_test (tc, test_odd_sizes_and_depths);
   tcase_add_test (tc, test_radial_messages);
+  tcase_add_test (tc, test_message_options);
   tcase_add_test (tc, test_caps_change_and_states);
   tcase_add_test (tc, test_pipeline);
   return s;

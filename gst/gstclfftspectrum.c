@@ -945,11 +945,15 @@ audio_finish_chunk (GstClfftSpectrum * self, gint threshold, guint flags,
   if (a->nev > 0) {
     ClfError err = { 0, };
     const gchar *what = NULL;
+    gint64 t0 = g_get_monotonic_time ();
 
     if (!audio_run_chunk (a, threshold, flags, &err, &what)) {
       gst_clfft_device_post_error (GST_ELEMENT (self), a->ctx, &err, what);
       return FALSE;
     }
+    GST_LOG_OBJECT (self, "%u x %u-point FFTs of %u frames, %u segment(s): "
+        "%" G_GINT64_FORMAT " us", a->nev * a->nch, a->nfft, a->m, nseg,
+        g_get_monotonic_time () - t0);
   }
 
   for (s = 0; s < nseg; s++) {
@@ -1145,6 +1149,7 @@ gst_clfft_spectrum_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   guint bands;
   gboolean post, as_list, ok;
   GstClockTime ts, duration;
+  gint64 t0;
 
   if (!self->is_video || !self->video)
     return GST_FLOW_NOT_NEGOTIATED;
@@ -1168,8 +1173,12 @@ gst_clfft_spectrum_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     gst_video_frame_unmap (&in);
     goto map_failed;
   }
+  t0 = g_get_monotonic_time ();
   ok = gst_clfft_spectrum_video_process (self->video, GST_ELEMENT (self), &in,
       &out, threshold, bands, self->video_bands);
+  GST_LOG_OBJECT (self, "frame %ux%u: %" G_GINT64_FORMAT " us",
+      GST_VIDEO_INFO_WIDTH (&self->video_in),
+      GST_VIDEO_INFO_HEIGHT (&self->video_in), g_get_monotonic_time () - t0);
   gst_video_frame_unmap (&out);
   gst_video_frame_unmap (&in);
   if (!ok)

@@ -1,4 +1,4 @@
-/* spectrum.cl: windowing, band levels in dB and interval sums for clfftspectrum; luma, log-magnitude image and radial average for its video mode. */
+/* spectrum.cl: clfftspectrum kernels: audio windows and band levels, video spectrum images. */
 
 /* ------------------------------------------------------------------------
  * Audio

@@ -74,7 +74,8 @@ enum
   PROP_IMPULSE_RESPONSE,
   PROP_IR_LOCATION,
   PROP_BLOCK_SIZE,
-  PROP_DEVICE
+  PROP_DEVICE,
+  PROP_DEVICE_NAME
 };
 
 #define VIDEO_CAPS GST_VIDEO_CAPS_MAKE ("{ RGBA, BGRA, ARGB, ABGR, RGBx, " \
@@ -138,8 +139,10 @@ gst_clfft_convolve_edge_mode_get_type (void)
 
 #define gst_clfft_convolve_parent_class parent_class
 G_DEFINE_TYPE (GstClfftConvolve, gst_clfft_convolve, GST_TYPE_BASE_TRANSFORM);
-GST_ELEMENT_REGISTER_DEFINE (clfftconvolve, "clfftconvolve", GST_RANK_NONE,
-    GST_TYPE_CLFFT_CONVOLVE);
+/* the boxed ClfContext type must exist before applications build a clfft
+ * GstContext, which may be before any element is created */
+GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (clfftconvolve, "clfftconvolve",
+    GST_RANK_NONE, GST_TYPE_CLFFT_CONVOLVE, gst_clfft_device_init ());
 
 static void gst_clfft_convolve_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec);
@@ -237,6 +240,11 @@ gst_clfft_convolve_class_init (GstClfftConvolveClass * klass)
           "OpenCL device: NULL = $CLFFT_DEVICE or the first GPU, else "
           "\"gpu\", \"cpu\", \"P:D\" or part of the device name", NULL,
           ready_flags));
+  g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
+      g_param_spec_string ("device-name", "Device name",
+          "The OpenCL device the element runs on, as \"platform / device "
+          "(P:D)\" (NULL until it first starts; then the last one used)",
+          NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -288,6 +296,7 @@ gst_clfft_convolve_finalize (GObject * object)
   g_free (self->kernel_location);
   g_free (self->ir_location);
   g_free (self->device);
+  g_free (self->device_name);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -509,6 +518,9 @@ gst_clfft_convolve_get_property (GObject * object, guint prop_id,
     case PROP_DEVICE:
       g_value_set_string (value, self->device);
       break;
+    case PROP_DEVICE_NAME:
+      g_value_set_string (value, self->device_name);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -583,9 +595,17 @@ gst_clfft_convolve_start (GstBaseTransform * trans)
   GST_OBJECT_LOCK (self);
   device = g_strdup (self->device);
   GST_OBJECT_UNLOCK (self);
-  self->ctx = gst_clfft_device_acquire (GST_ELEMENT (self), device);
+  /* shares the context of the pipeline's other clfft elements */
+  self->ctx = gst_clfft_device_ensure_context (GST_ELEMENT (self), device);
   g_free (device);
-  return self->ctx != NULL;
+  if (!self->ctx)
+    return FALSE;
+  GST_OBJECT_LOCK (self);
+  g_free (self->device_name);
+  self->device_name = g_strdup (clf_context_describe (self->ctx));
+  GST_OBJECT_UNLOCK (self);
+  g_object_notify (G_OBJECT (self), "device-name");
+  return TRUE;
 }
 
 static gboolean
@@ -735,6 +755,8 @@ gst_clfft_convolve_query (GstBaseTransform * trans, GstPadDirection direction,
 {
   GstClfftConvolve *self = GST_CLFFT_CONVOLVE (trans);
 
+  if (gst_clfft_device_handle_context_query (GST_ELEMENT (self), query))
+    return TRUE;
   if (direction == GST_PAD_SRC && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY) {
     GstClockTime latency, min, max;
     gboolean live;

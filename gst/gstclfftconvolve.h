@@ -48,6 +48,7 @@ struct _GstClfftConvolve
   gchar *ir_location;
   guint block_size;
   gchar *device;
+  gchar *device_name;           /* clf_context_describe of the last start */
   gboolean kernel_changed;      /* video kernel needs rebuilding */
 
   /* streaming thread state */

@@ -273,12 +273,16 @@ gst_clfft_device_acquire (GstElement * element, const gchar * device_spec)
   g_mutex_unlock (&contexts_lock);
 
   if (!ctx) {
+    const gchar *env = g_getenv ("CLFFT_DEVICE");
+
     GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
         ("No usable OpenCL device (%s): %s", clf_status_name (err.code),
             err.message),
-        ("device spec '%s'; install an OpenCL driver (e.g. pocl-opencl-icd) "
-            "or set the device property / CLFFT_DEVICE to a listed device",
-            key));
+        ("device spec '%s'%s%s%s; install an OpenCL driver (e.g. "
+            "pocl-opencl-icd) or set the device property / CLFFT_DEVICE to "
+            "a device gst-clfft-devices lists", key,
+            !key[0] && env ? " (CLFFT_DEVICE='" : "",
+            !key[0] && env ? env : "", !key[0] && env ? "')" : ""));
   }
   return ctx;
 }

@@ -69,6 +69,7 @@ else
 fi
 
 echo "== pictures in $OUT/"
+# labels: textoverlay, from gstreamer1.0-x
 label='valignment=top halignment=left shaded-background=true font-desc="Sans Bold 16"'
 # a test image and a photo-like one, blurred at several radii side by side
 ./build/tools/demo-photo "$OUT/photo.png"

@@ -8,7 +8,7 @@ libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
 gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
 libfftw3-dev libsndfile1-dev libpng-dev
-python3-gi gir1.2-gstreamer-1.0"
+python3-gi gir1.2-gstreamer-1.0 gstreamer1.0-x"
 missing=
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -169,8 +169,9 @@ read_png (const gchar * path, const guint8 * data, gsize size,
   /* volatile: they change between setjmp and a possible longjmp */
   gfloat *volatile taps = NULL;
   guint8 *volatile row = NULL;
+  guint8 *volatile image = NULL;
   png_uint_32 w, h, y, x;
-  int depth, channels, c;
+  int depth, channels, c, passes, pass;
   gsize rowbytes;
 
   png = png_create_read_struct (PNG_LIBPNG_VER_STRING, &reader, png_on_error,
@@ -187,6 +188,7 @@ read_png (const gchar * path, const guint8 * data, gsize size,
     png_destroy_read_struct (&png, &info, NULL);
     g_free (taps);
     g_free (row);
+    g_free (image);
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
         "Kernel image \"%s\" is not a readable PNG: %s", path, reader.message);
     return NULL;
@@ -203,21 +205,35 @@ read_png (const gchar * path, const guint8 * data, gsize size,
    * one expanded from tRNS): 1 or 3 channels */
   png_set_expand (png);
   png_set_strip_alpha (png);
+  /* Adam7: without this, png_read_row hands out the rows of each pass's
+   * reduced image, not the image's rows */
+  passes = png_set_interlace_handling (png);
   png_read_update_info (png, info);
   depth = png_get_bit_depth (png, info);
   channels = png_get_channels (png, info);
   rowbytes = png_get_rowbytes (png, info);
 
   taps = g_new (gfloat, (gsize) w * h);
-  row = g_malloc (rowbytes);
+  if (passes > 1) {
+    /* every pass fills in part of every row: the whole image first */
+    image = g_malloc (rowbytes * h);
+    for (pass = 0; pass < passes; pass++)
+      for (y = 0; y < h; y++)
+        png_read_row (png, image + (gsize) y * rowbytes, NULL);
+  } else {
+    row = g_malloc (rowbytes);
+  }
   for (y = 0; y < h; y++) {
-    png_read_row (png, row, NULL);
+    const guint8 *r = image ? image + (gsize) y * rowbytes : row;
+
+    if (!image)
+      png_read_row (png, row, NULL);
     for (x = 0; x < w; x++) {
       gdouble s[3];
       for (c = 0; c < MIN (channels, 3); c++) {
         gsize i = (gsize) x * channels + c;
-        s[c] = depth == 16 ? ((row[2 * i] << 8) | row[2 * i + 1]) / 65535.0
-            : row[i] / 255.0;
+        s[c] = depth == 16 ? ((r[2 * i] << 8) | r[2 * i + 1]) / 65535.0
+            : r[i] / 255.0;
       }
       /* grey from colour in double, not libpng's truncating 8-bit one */
       taps[(gsize) y * w + x] = (gfloat) (channels < 3 ? s[0] :
@@ -225,6 +241,7 @@ read_png (const gchar * path, const guint8 * data, gsize size,
     }
   }
   png_destroy_read_struct (&png, &info, NULL);
+  g_free (image);
   g_free (row);
   *width = w;
   *height = h;

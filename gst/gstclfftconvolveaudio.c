@@ -520,8 +520,8 @@ gst_clfft_load_impulse_response (const gchar * path, guint * frames,
 #ifdef HAVE_SNDFILE
   SF_INFO sfinfo;
   SNDFILE *sf;
-  gdouble *data;
-  sf_count_t got;
+  gdouble *data = NULL;
+  gsize capacity = 0, have = 0, i;
 
   init_debug ();
   g_return_val_if_fail (frames != NULL && channels != NULL, NULL);
@@ -558,29 +558,68 @@ gst_clfft_load_impulse_response (const gchar * path, guint * frames,
     sf_close (sf);
     return NULL;
   }
-  data = g_try_new (gdouble, (gsize) sfinfo.frames * sfinfo.channels);
-  if (!data) {
-    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
-        "Out of memory reading impulse response file \"%s\"", path);
-    sf_close (sf);
-    return NULL;
+
+  /* The frame count comes from the header, which a truncated or hostile
+   * file may inflate to gigabytes: the buffer grows with what is really
+   * read instead. Integer files come back scaled to [-1, 1), as the
+   * stream's floats. */
+  for (;;) {
+    sf_count_t got;
+
+    if (have == capacity) {
+      gsize grow = MIN (MAX ((gsize) 4096, capacity),
+          (gsize) sfinfo.frames - have);
+      gdouble *bigger;
+
+      if (grow == 0)
+        break;
+      bigger = g_try_renew (gdouble, data,
+          (capacity + grow) * sfinfo.channels);
+      if (!bigger) {
+        g_set_error (error, GST_RESOURCE_ERROR,
+            GST_RESOURCE_ERROR_NO_SPACE_LEFT,
+            "Out of memory reading impulse response file \"%s\"", path);
+        goto fail;
+      }
+      data = bigger;
+      capacity += grow;
+    }
+    got = sf_readf_double (sf, data + have * sfinfo.channels,
+        capacity - have);
+    if (got <= 0)
+      break;
+    have += got;
   }
-  /* integer files come back scaled to [-1, 1), as the stream's floats */
-  got = sf_readf_double (sf, data, sfinfo.frames);
-  if (got <= 0) {
+  if (have == 0) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
         "Cannot read samples from impulse response file \"%s\": %s", path,
-        sf_strerror (sf));
-    g_free (data);
-    sf_close (sf);
-    return NULL;
+        sf_error (sf) ? sf_strerror (sf) : "no sample data");
+    goto fail;
+  }
+  /* The device computes in float: a NaN, an infinity or a value beyond
+   * float range would turn the whole output into NaN, as a NaN tap of the
+   * impulse-response property would (which is refused too). */
+  for (i = 0; i < have * sfinfo.channels; i++) {
+    if (!isfinite (data[i]) || fabs (data[i]) > G_MAXFLOAT) {
+      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
+          "Impulse response file \"%s\" holds a sample that is not a "
+          "finite single-precision number (%g at frame %" G_GSIZE_FORMAT
+          ", channel %" G_GSIZE_FORMAT ")", path, data[i],
+          i / sfinfo.channels, i % sfinfo.channels);
+      goto fail;
+    }
   }
   sf_close (sf);
-  *frames = (guint) got;
+  *frames = (guint) have;
   *channels = (guint) sfinfo.channels;
   GST_INFO ("loaded %u frames x %u channels at %d Hz from %s", *frames,
       *channels, sfinfo.samplerate, path);
   return data;
+
+fail:
+  g_free (data);
+  sf_close (sf);
+  return NULL;
 #else
   g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_OPEN_READ,
       "Cannot read impulse response file \"%s\": gst-clfft was built "

@@ -1044,6 +1044,7 @@ gst_clfft_convolve_transform (GstBaseTransform * trans, GstBuffer * inbuf,
 {
   GstClfftConvolve *self = GST_CLFFT_CONVOLVE (trans);
   GstVideoFrame in, out;
+  GstBuffer *unmappable;
   const void *src[GST_VIDEO_MAX_PLANES];
   void *dst[GST_VIDEO_MAX_PLANES];
   size_t src_stride[GST_VIDEO_MAX_PLANES], dst_stride[GST_VIDEO_MAX_PLANES];
@@ -1061,8 +1062,10 @@ gst_clfft_convolve_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   edge = (ClfEdgeMode) self->edge_mode;
   GST_OBJECT_UNLOCK (self);
 
+  unmappable = inbuf;
   if (!gst_video_frame_map (&in, &self->vinfo, inbuf, GST_MAP_READ))
     goto map_failed;
+  unmappable = outbuf;
   if (!gst_video_frame_map (&out, &self->vinfo, outbuf, GST_MAP_WRITE)) {
     gst_video_frame_unmap (&in);
     goto map_failed;
@@ -1086,7 +1089,15 @@ gst_clfft_convolve_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   return GST_FLOW_OK;
 
 map_failed:
-  GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Cannot map a video frame"),
-      (NULL));
+  /* a short buffer is the usual cause: say what was expected */
+  GST_ELEMENT_ERROR (self, STREAM, FAILED,
+      ("Cannot map a %dx%d %s frame (%" G_GSIZE_FORMAT " bytes) from an %s "
+          "buffer of %" G_GSIZE_FORMAT " bytes",
+          GST_VIDEO_INFO_WIDTH (&self->vinfo),
+          GST_VIDEO_INFO_HEIGHT (&self->vinfo),
+          GST_VIDEO_INFO_NAME (&self->vinfo),
+          GST_VIDEO_INFO_SIZE (&self->vinfo),
+          unmappable == inbuf ? "input" : "output",
+          gst_buffer_get_size (unmappable)), (NULL));
   return GST_FLOW_ERROR;
 }

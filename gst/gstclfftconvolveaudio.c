@@ -573,8 +573,7 @@ gst_clfft_load_impulse_response (const gchar * path, guint * frames,
 
       if (grow == 0)
         break;
-      bigger = g_try_renew (gdouble, data,
-          (capacity + grow) * sfinfo.channels);
+      bigger = g_try_renew (gdouble, data, (capacity + grow) * sfinfo.channels);
       if (!bigger) {
         g_set_error (error, GST_RESOURCE_ERROR,
             GST_RESOURCE_ERROR_NO_SPACE_LEFT,
@@ -584,8 +583,7 @@ gst_clfft_load_impulse_response (const gchar * path, guint * frames,
       data = bigger;
       capacity += grow;
     }
-    got = sf_readf_double (sf, data + have * sfinfo.channels,
-        capacity - have);
+    got = sf_readf_double (sf, data + have * sfinfo.channels, capacity - have);
     if (got <= 0)
       break;
     have += got;

@@ -228,8 +228,7 @@ convolve_harness (guint rate, guint channels, const gdouble * h, guint taps,
  * flags, then EOS; returns the output. */
 static void
 convolve_run (GstHarness * h, const gdouble * x, guint frames, guint channels,
-    guint rate, const guint * sizes, guint n_sizes, BufFlags flags,
-    Output * o)
+    guint rate, const guint * sizes, guint n_sizes, BufFlags flags, Output * o)
 {
   guint64 pos = 0;
   guint k = 0;
@@ -470,8 +469,7 @@ GST_START_TEST (test_convolve_odd_buffers)
       if (f & BUF_GAP)
         memset (xg + pos * ch, 0, sizeof (gdouble) * 100 * ch);
       fail_unless_equals_int (gst_harness_push (hn, make_buffer (x, ch,
-                  16000, pos, 100, f | (pos ? 0 : BUF_DISCONT))),
-          GST_FLOW_OK);
+                  16000, pos, 100, f | (pos ? 0 : BUF_DISCONT))), GST_FLOW_OK);
       pull_f32 (hn, &o, ch);
     }
     fail_unless (gst_harness_push_event (hn, gst_event_new_eos ()));
@@ -616,8 +614,7 @@ GST_START_TEST (test_convolve_flush_seek)
           GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE,
           gst_util_uint64_scale (seek_frame, GST_SECOND, rate)));
   output_init (&o);
-  ref = direct_convolution (x + seek_frame, frames - seek_frame, 1, h, taps,
-      1);
+  ref = direct_convolution (x + seek_frame, frames - seek_frame, 1, h, taps, 1);
   for (;;) {
     GstSample *s = NULL;
     GstBuffer *b;

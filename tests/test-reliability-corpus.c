@@ -281,8 +281,7 @@ decode_with_gstreamer (const gchar * path, guint channels, guint * frames)
     GstSample *sample = NULL;
     GstMapInfo map;
 
-    g_signal_emit_by_name (sink, "try-pull-sample", (GstClockTime) 0,
-        &sample);
+    g_signal_emit_by_name (sink, "try-pull-sample", (GstClockTime) 0, &sample);
     if (!sample)
       break;
     gst_buffer_map (gst_sample_get_buffer (sample), &map, GST_MAP_READ);

@@ -329,7 +329,9 @@ array_from_value (GArray * array, const GValue * value, gboolean is_float)
     const GValue *v = gst_value_array_get_value (value, i);
     gdouble d = is_float ? g_value_get_float (v) : g_value_get_double (v);
 
-    if (!isfinite (d))
+    /* the device computes in float: a response tap beyond its range
+     * would be infinite there, as bad as a NaN */
+    if (!isfinite (d) || (!is_float && fabs (d) > G_MAXFLOAT))
       return FALSE;
     if (is_float) {
       gfloat f = d;
@@ -435,8 +437,8 @@ gst_clfft_convolve_set_property (GObject * object, guint prop_id,
       if (!array_from_value (taps, value, FALSE)) {
         GST_OBJECT_UNLOCK (self);
         g_array_unref (taps);
-        g_warning ("%s: impulse response with a NaN or infinite tap "
-            "rejected", GST_OBJECT_NAME (self));
+        g_warning ("%s: impulse response with a NaN, infinite or "
+            "beyond-float tap rejected", GST_OBJECT_NAME (self));
         return;
       }
       g_array_unref (self->impulse_response);

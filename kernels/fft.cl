@@ -200,11 +200,29 @@ __constant float clf_sin13[13] = { 0.0f, 0.46472317204376854566f,
   -0.46472317204376854566f
 };
 
+/* larger primes: lengths such as 2046 = 2*3*11*31 (spectrum's bands=1024)
+ * stay one pass instead of going through Bluestein */
+__constant float clf_cos17[17] = { 1.00000000000000000000f, 0.93247222940435581240f, 0.73900891722065908951f, 0.44573835577653830864f, 0.09226835946330201599f, -0.27366299007208289007f, -0.60263463637925629435f, -0.85021713572961399308f, -0.98297309968390178536f, -0.98297309968390178536f, -0.85021713572961410410f, -0.60263463637925718253f, -0.27366299007208311211f, 0.09226835946330243232f, 0.44573835577653769802f, 0.73900891722065853440f, 0.93247222940435581240f };
+__constant float clf_sin17[17] = { 0.00000000000000000000f, 0.36124166618715292110f, 0.67369564364655720734f, 0.89516329135506234049f, 0.99573417629503446769f, 0.96182564317281904476f, 0.79801722728023960496f, 0.52643216287735605796f, 0.18374951781657036798f, -0.18374951781657011818f, -0.52643216287735583592f, -0.79801722728023893882f, -0.96182564317281904476f, -0.99573417629503446769f, -0.89516329135506256254f, -0.67369564364655776245f, -0.36124166618715303212f };
+__constant float clf_cos19[19] = { 1.00000000000000000000f, 0.94581724170063463664f, 0.78914050939639357463f, 0.54694815812242691955f, 0.24548548714079923561f, -0.08257934547233226896f, -0.40169542465296942391f, -0.67728157162574087469f, -0.87947375120648896285f, -0.98636130340272232253f, -0.98636130340272243355f, -0.87947375120648929592f, -0.67728157162574109673f, -0.40169542465296903533f, -0.08257934547233274081f, 0.24548548714079879152f, 0.54694815812242658648f, 0.78914050939639390769f, 0.94581724170063463664f };
+__constant float clf_sin19[19] = { 0.00000000000000000000f, 0.32469946920468345519f, 0.61421271268966781687f, 0.83716647826252854614f, 0.96940026593933037447f, 0.99658449300666984705f, 0.91577332665505739584f, 0.73572391067313180901f, 0.47594739303707367384f, 0.16459459028073403219f, -0.16459459028073378239f, -0.47594739303707311873f, -0.73572391067313158697f, -0.91577332665505761788f, -0.99658449300666984705f, -0.96940026593933048549f, -0.83716647826252876818f, -0.61421271268966737278f, -0.32469946920468373275f };
+__constant float clf_cos23[23] = { 1.00000000000000000000f, 0.96291728734779924448f, 0.85441940454648857006f, 0.68255314321865412364f, 0.46006503773115220435f, 0.20345601305263374958f, -0.06824241336467087859f, -0.33487961217098616284f, -0.57668032211486708327f, -0.77571129070441968700f, -0.91721130150545304716f, -0.99068594603633064466f, -0.99068594603633075568f, -0.91721130150545293613f, -0.77571129070441979803f, -0.57668032211486719429f, -0.33487961217098638489f, -0.06824241336467046226f, 0.20345601305263330549f, 0.46006503773115159373f, 0.68255314321865423466f, 0.85441940454648857006f, 0.96291728734779902243f };
+__constant float clf_sin23[23] = { 0.00000000000000000000f, 0.26979677115702427326f, 0.51958395003543356161f, 0.73083596427812402840f, 0.88788521840237522031f, 0.97908408768232291219f, 0.99766876919053915085f, 0.94226092211882050975f, 0.81696989301044209419f, 0.63108794432605297420f, 0.39840108984624139632f, 0.13616664909624709434f, -0.13616664909624640045f, -0.39840108984624156285f, -0.63108794432605275215f, -0.81696989301044198317f, -0.94226092211882039873f, -0.99766876919053926187f, -0.97908408768232302322f, -0.88788521840237555338f, -0.73083596427812402840f, -0.51958395003543356161f, -0.26979677115702521695f };
+__constant float clf_cos29[29] = { 1.00000000000000000000f, 0.97662055571008665744f, 0.90757541967095700652f, 0.79609306570564375427f, 0.64738628478182769221f, 0.46840844069979015174f, 0.26752833852922075497f, 0.05413890858541760970f, -0.16178199655276473412f, -0.37013815533991423212f, -0.56118706536238227578f, -0.72599549192313062029f, -0.85685717616758927395f, -0.94765317118280245623f, -0.99413795715435959721f, -0.99413795715435970823f, -0.94765317118280245623f, -0.85685717616758916293f, -0.72599549192313106438f, -0.56118706536238249782f, -0.37013815533991445417f, -0.16178199655276476188f, 0.05413890858541670070f, 0.26752833852922008884f, 0.46840844069979031827f, 0.64738628478182791426f, 0.79609306570564397632f, 0.90757541967095689550f, 0.97662055571008665744f };
+__constant float clf_sin29[29] = { 0.00000000000000000000f, 0.21497044021102407196f, 0.41988910156026459930f, 0.60517421519376524142f, 0.76216205512763646190f, 0.88351204444602293719f, 0.96354999251922301973f, 0.99853341385112381889f, 0.98682652254152614102f, 0.92897671981679152964f, 0.82768899815689056521f, 0.68769945885342353975f, 0.51555385717702162385f, 0.31930153013597978306f, 0.10811901842394192053f, -0.10811901842394124051f, -0.31930153013597994960f, -0.51555385717702184589f, -0.68769945885342309566f, -0.82768899815689045418f, -0.92897671981679141862f, -0.98682652254152614102f, -0.99853341385112392992f, -0.96354999251922313075f, -0.88351204444602282617f, -0.76216205512763623986f, -0.60517421519376490835f, -0.41988910156026493237f, -0.21497044021102437727f };
+__constant float clf_cos31[31] = { 1.00000000000000000000f, 0.97952994125249448487f, 0.91895781162023060240f, 0.82076344120727628972f, 0.68896691907568663460f, 0.52896401032696238609f, 0.34730525284482027804f, 0.15142777750457669939f, -0.05064916883871264236f, -0.25065253225872041742f, -0.44039415155763439458f, -0.61210598254766257487f, -0.75875812269279085953f, -0.87434661614458208945f, -0.95413925640004881856f, -0.99486932339189504404f, -0.99486932339189515506f, -0.95413925640004881856f, -0.87434661614458220047f, -0.75875812269279108158f, -0.61210598254766268589f, -0.44039415155763422804f, -0.25065253225872130560f, -0.05064916883871355135f, 0.15142777750457667163f, 0.34730525284482027804f, 0.52896401032696238609f, 0.68896691907568652358f, 0.82076344120727628972f, 0.91895781162023060240f, 0.97952994125249426283f };
+__constant float clf_sin31[31] = { 0.00000000000000000000f, 0.20129852008866006008f, 0.39435585511331855413f, 0.57126821509479230876f, 0.72479278722911988364f, 0.84864425749475091987f, 0.93775213214708041942f, 0.98846832432811138069f, 0.99871650717105275863f, 0.96807711886620428920f, 0.89780453957074157767f, 0.79077573693769886987f, 0.65137248272222225687f, 0.48530196253108104365f, 0.29936312297335804233f, 0.10116832198743272442f, -0.10116832198743204441f, -0.29936312297335820887f, -0.48530196253108082161f, -0.65137248272222203482f, -0.79077573693769864782f, -0.89780453957074168869f, -0.96807711886620406716f, -0.99871650717105275863f, -0.98846832432811138069f, -0.93775213214708041942f, -0.84864425749475103089f, -0.72479278722911999466f, -0.57126821509479241978f, -0.39435585511331872066f, -0.20129852008866114255f };
+
 DFT_ODD (3, clf_cos3, clf_sin3)
 DFT_ODD (5, clf_cos5, clf_sin5)
 DFT_ODD (7, clf_cos7, clf_sin7)
 DFT_ODD (11, clf_cos11, clf_sin11)
 DFT_ODD (13, clf_cos13, clf_sin13)
+DFT_ODD (17, clf_cos17, clf_sin17)
+DFT_ODD (19, clf_cos19, clf_sin19)
+DFT_ODD (23, clf_cos23, clf_sin23)
+DFT_ODD (29, clf_cos29, clf_sin29)
+DFT_ODD (31, clf_cos31, clf_sin31)
 
 /* Radix codes (4 bits per stage), mirrored in ocl/clf-factor.c */
 inline uint
@@ -219,7 +237,12 @@ clf_radix_of_code (uint code)
     case 5: return 8;
     case 6: return 11;
     case 7: return 13;
-    default: return 16;
+    case 8: return 16;
+    case 9: return 17;
+    case 10: return 19;
+    case 11: return 23;
+    case 12: return 29;
+    default: return 31;
   }
 }
 
@@ -233,7 +256,7 @@ clf_radix_of_code (uint code)
     uint k_ = (j) % Ns;                                                 \
     uint step_ = N / (Ns * R);                                          \
     for (uint r = 0; r < R; r++) {                                      \
-      if (s == 0) {                                                     \
+      if (s == 0 && CLF_DIRECT_IO) {                                    \
         v[r] = clf_load (src, srcr, in, flags, N, in_base,              \
             (j) + r * (N / R));                                         \
       } else {                                                          \
@@ -263,7 +286,7 @@ clf_radix_of_code (uint code)
 
 /* Butterflies one thread computes per stage: about 32 values in registers
  * whatever the radix. Mirrored in ocl/clf-plan.c. */
-#define BPT(R) ((R) >= 11 ? 2 : 32 / (R))
+#define BPT(R) ((R) >= 17 ? 1 : (R) >= 11 ? 2 : 32 / (R))
 
 #define STAGE_CASE_LOAD(R)                                              \
   case R:                                                               \
@@ -287,6 +310,14 @@ clf_radix_of_code (uint code)
 
 /* Unrolling the stage loop folds each stage's radix and span into
  * constants in programs built for one length. */
+/* First stage from global memory, last stage to it (saves two local
+ * round trips); CLF_NO_DIRECT_IO stages everything through local memory. */
+#ifdef CLF_NO_DIRECT_IO
+#define CLF_DIRECT_IO 0
+#else
+#define CLF_DIRECT_IO 1
+#endif
+
 #ifdef CLF_FIXED
 #define CLF_STAGE_LOOP_HINT _Pragma ("unroll")
 #else
@@ -357,7 +388,12 @@ fft_local (__global const float2 * src, __global float2 * dst,
   const uint G = params.s3;
   const ulong codes = radix_codes;
 #endif
-  const uint batch = params.s4, flags = params.s5;
+#ifdef CLF_FLAGS
+  const uint flags = CLF_FLAGS;
+#else
+  const uint flags = params.s5;
+#endif
+  const uint batch = params.s4;
   const uint count = params.s6, post_mod = params.s7;
   const uint lid = get_local_id (0);
   const uint b0 = get_group_id (0) * G;
@@ -378,7 +414,15 @@ fft_local (__global const float2 * src, __global float2 * dst,
   const uint in_base = live ? in.s0 + clf_batch_offset (in, b) : 0;
   const uint out_base = live ? out.s0 + clf_batch_offset (out, b) : 0;
   const uint first_out = b % store_mod, n2 = (b / post_div) % post_mod;
-  const int direct_store = ((flags & CLF_STORE_BFAST) != 0) == bfast;
+  const int direct_store = CLF_DIRECT_IO &&
+      ((flags & CLF_STORE_BFAST) != 0) == bfast;
+  /* when the result goes out from local memory, the other walk; decided
+   * here, before the barriers: PoCL 3.1 mis-evaluated a bounds test
+   * computed after them (stores past the end of the output) */
+  const uint sg = bfast ? lid / T : lid % G;
+  const uint st = bfast ? lid % T : lid / G;
+  const uint sb = b0 + sg;
+  const int store_live = sb < batch;
 
   if (nstages == 0) {
     /* N = 1: the transform is the identity */
@@ -387,6 +431,14 @@ fft_local (__global const float2 * src, __global float2 * dst,
           store_step, count, clf_load (src, srcr, in, flags, N, in_base, 0),
           scale, post_tw, post_shift, n2);
     return;
+  }
+
+  if (!CLF_DIRECT_IO) {
+    /* fill local memory first; the stages then all read from it */
+    if (live)
+      for (uint j = t; j < N; j += T)
+        x[j] = clf_load (src, srcr, in, flags, N, in_base, j);
+    barrier (CLK_LOCAL_MEM_FENCE);
   }
 
   {
@@ -405,6 +457,11 @@ fft_local (__global const float2 * src, __global float2 * dst,
         STAGE_CASE_LOAD (11)
         STAGE_CASE_LOAD (13)
         STAGE_CASE_LOAD (16)
+        STAGE_CASE_LOAD (17)
+        STAGE_CASE_LOAD (19)
+        STAGE_CASE_LOAD (23)
+        STAGE_CASE_LOAD (29)
+        STAGE_CASE_LOAD (31)
       }
       barrier (CLK_LOCAL_MEM_FENCE);
       switch (R) {
@@ -417,6 +474,11 @@ fft_local (__global const float2 * src, __global float2 * dst,
         STAGE_CASE_STORE (11)
         STAGE_CASE_STORE (13)
         STAGE_CASE_STORE (16)
+        STAGE_CASE_STORE (17)
+        STAGE_CASE_STORE (19)
+        STAGE_CASE_STORE (23)
+        STAGE_CASE_STORE (29)
+        STAGE_CASE_STORE (31)
       }
       barrier (CLK_LOCAL_MEM_FENCE);
       Ns *= R;
@@ -426,16 +488,12 @@ fft_local (__global const float2 * src, __global float2 * dst,
   /* the last stage left the result in local memory: write it out with
    * the other walk (threads over transforms, or over elements) */
   if (!direct_store) {
-    uint sg = bfast ? lid / T : lid % G;
-    uint st = bfast ? lid % T : lid / G;
-    uint sb = b0 + sg;
-    if (sb < batch) {
-      uint base = out.s0 + clf_batch_offset (out, sb);
-      uint first = sb % store_mod, sn2 = (sb / post_div) % post_mod;
-      for (uint j = st; j < N; j += T)
-        clf_store (dst, dstr, flags, base, out.s1, j, first, store_step,
-            count, buf[sg * LS + j], scale, post_tw, post_shift, sn2);
-    }
+    uint base = out.s0 + clf_batch_offset (out, sb);
+    uint first = sb % store_mod, sn2 = (sb / post_div) % post_mod;
+    uint jend = store_live ? N : 0;
+    for (uint j = st; j < jend; j += T)
+      clf_store (dst, dstr, flags, base, out.s1, j, first, store_step,
+          count, buf[sg * LS + j], scale, post_tw, post_shift, sn2);
   }
 }
 

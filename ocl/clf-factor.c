@@ -1,7 +1,7 @@
 /* clf-factor.c: splits a length into radix stages and four-step halves. */
 #include "clf-private.h"
 
-static const unsigned odd_radices[] = { 3, 5, 7, 11, 13 };
+static const unsigned odd_radices[] = { 3, 5, 7, 11, 13, 17, 19, 23, 29, 31 };
 
 unsigned
 clf_radix_code (unsigned radix)
@@ -23,14 +23,24 @@ clf_radix_code (unsigned radix)
       return 6;
     case 13:
       return 7;
+    case 16:
+      return 8;
+    case 17:
+      return 9;
+    case 19:
+      return 10;
+    case 23:
+      return 11;
+    case 29:
+      return 12;
     default:
-      return 8;                 /* 16 */
+      return 13;                /* 31 */
   }
 }
 
 /* Powers of two go into 16s with the remainder spread so that the smallest
  * radix stays large: the smallest radix sets how many threads a transform
- * needs. Returns the number of stages, or -1 if n has a prime factor > 13
+ * needs. Returns the number of stages, or -1 if n has a prime factor > 31
  * or needs more than max_stages. */
 int
 clf_factor_radices (size_t n, unsigned *radices, int max_stages)

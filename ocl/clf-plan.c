@@ -164,7 +164,7 @@ new_pass (ClfPlan * plan, const char *kernel_name, int src, int dst,
 static size_t
 butterflies_per_thread (unsigned radix)
 {
-  return radix >= 11 ? 2 : 32 / radix;
+  return radix >= 17 ? 1 : radix >= 11 ? 2 : 32 / radix;
 }
 
 /* Threads one transform needs so that every stage is covered. */
@@ -193,6 +193,15 @@ specialize (ClfContext * ctx)
     return 0;
   return strstr (clf_context_get_platform_name (ctx),
       "Portable Computing Language") == NULL;
+}
+
+/* CLFFT_DIRECT_IO=0 stages the first and last pass through local memory
+ * too (for comparing the two on a device). */
+static int
+direct_io (void)
+{
+  const char *env = getenv ("CLFFT_DIRECT_IO");
+  return !(env && env[0] == '0');
 }
 
 /* Whether one fft_local work-group can hold a length-n transform */
@@ -260,7 +269,22 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
   while (G * 2 <= ax->batch && G * 2 * (ax->n | 1) <= capacity
       && G * 2 * T <= maxwg && G * 2 * T <= 256)
     G *= 2;
+  /* PoCL 3.1 mis-evaluates the kernel's "transform exists" tests after
+   * its barriers and writes past the output for the missing transforms of
+   * a last, partial work-group: there, every work-group must be full. */
+  if (clf_context_is_cpu (plan->ctx))
+    while (ax->batch % G)
+      G /= 2;
   groups = (ax->batch + G - 1) / G;
+
+  /* batch-fastest access when neighbouring transforms are adjacent */
+  if (ax->in.stride != 1 && ax->in.d0 == 1)
+    flags |= LOAD_BFAST;
+  if (ax->out.stride != 1 && ax->out.d0 == 1)
+    flags |= STORE_BFAST;
+
+  if (post_n)
+    flags |= POST_TWIDDLE;
 
   if (specialize (plan->ctx)) {
     /* a program for this length: constants instead of run-time values */
@@ -271,8 +295,9 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
     for (int i = 0; i < ns; i++)
       c |= (cl_ulong) clf_radix_code (radices[i]) << (4 * i);
     snprintf (defines, sizeof (defines), "-DCLF_FIXED -DCLF_N=%zuu "
-        "-DCLF_NSTAGES=%du -DCLF_T=%zuu -DCLF_G=%zuu -DCLF_CODES=%lluul",
-        ax->n, ns, T, G, (unsigned long long) c);
+        "-DCLF_NSTAGES=%du -DCLF_T=%zuu -DCLF_G=%zuu -DCLF_CODES=%lluul "
+        "-DCLF_FLAGS=%uu%s", ax->n, ns, T, G, (unsigned long long) c, flags,
+        direct_io () ? "" : " -DCLF_NO_DIRECT_IO");
     k = clf_context_create_kernel_full (plan->ctx, "fft", defines,
         "fft_local", err);
     if (!k)
@@ -289,12 +314,6 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
 
   for (int i = 0; i < ns; i++)
     codes |= (cl_ulong) clf_radix_code (radices[i]) << (4 * i);
-
-  /* batch-fastest access when neighbouring transforms are adjacent */
-  if (ax->in.stride != 1 && ax->in.d0 == 1)
-    flags |= LOAD_BFAST;
-  if (ax->out.stride != 1 && ax->out.d0 == 1)
-    flags |= STORE_BFAST;
 
   table = clf_twiddle_table (ax->n);
   if (!table)
@@ -315,7 +334,6 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
     if (st != CLF_OK)
       return st;
     post_shift = shift;
-    flags |= POST_TWIDDLE;
   }
 
   params = (cl_uint8) { {(cl_uint) ax->n, (cl_uint) ns, (cl_uint) T,

@@ -43,11 +43,12 @@ size_t clf_context_max_work_group (ClfContext * ctx);
 /* CPU devices (PoCL) vectorise across work-items and want more of them */
 int clf_context_is_cpu (ClfContext * ctx);
 
-/* Factorisation (clf-factor.c). Radices: 16, 8, 4, 2, 3, 5, 7, 11, 13. */
+/* Factorisation (clf-factor.c). Radices: 16, 8, 4, 2 and the odd primes
+ * 3 to 31. */
 #define CLF_MAX_STAGES 16
 int clf_factor_radices (size_t n, unsigned *radices, int max_stages);
 unsigned clf_radix_code (unsigned radix);
-int clf_is_smooth (size_t n);   /* all prime factors <= 13 */
+int clf_is_smooth (size_t n);   /* all prime factors <= 31 */
 size_t clf_next_smooth (size_t n);      /* smallest 2^a 3^b 5^c 7^d >= n */
 size_t clf_four_step_split (size_t n, size_t limit);    /* N1 | n, or 0 */
 

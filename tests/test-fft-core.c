@@ -12,10 +12,10 @@
 #define BOUND_BLUESTEIN 1.5e-6
 
 static int
-is_smooth13 (size_t n)
+is_supported_radices (size_t n)
 {
-  static const size_t p[] = { 2, 3, 5, 7, 11, 13 };
-  for (int i = 0; i < 6; i++)
+  static const size_t p[] = { 2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31 };
+  for (int i = 0; i < 11; i++)
     while (n % p[i] == 0)
       n /= p[i];
   return n == 1;
@@ -24,7 +24,7 @@ is_smooth13 (size_t n)
 static double
 bound_for (size_t nx, size_t ny)
 {
-  return is_smooth13 (nx) && is_smooth13 (ny) ? BOUND_SMOOTH : BOUND_BLUESTEIN;
+  return is_supported_radices (nx) && is_supported_radices (ny) ? BOUND_SMOOTH : BOUND_BLUESTEIN;
 }
 
 static size_t
@@ -279,7 +279,7 @@ static void
 test_smooth_sizes (void)
 {
   static const size_t sizes[] = { 1000, 1080, 1920, 2160, 3840, 4095, 6720,
-    44100, 48000
+    44100, 48000, 2046, 254 * 17, 29 * 31 * 8
   };
   for (size_t i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++) {
     double e = run_simple (CLF_C2C, CLF_FORWARD, sizes[i], 0, 2);

@@ -99,7 +99,8 @@ enum
   PROP_FREQUENCY_SCALE,
   PROP_MIN_FREQUENCY,
   PROP_MESSAGE_FORMAT,
-  PROP_DEVICE
+  PROP_DEVICE,
+  PROP_DEVICE_NAME
 };
 
 #define GST_TYPE_CLFFT_SPECTRUM_WINDOW (gst_clfft_spectrum_window_get_type ())
@@ -1377,7 +1378,7 @@ gst_clfft_spectrum_start (GstBaseTransform * trans)
   g_mutex_unlock (&self->lock);
 
   /* posts the error (naming the cause) when there is no usable device */
-  ctx = gst_clfft_device_acquire (GST_ELEMENT (self), device);
+  ctx = gst_clfft_device_ensure_context (GST_ELEMENT (self), device);
   g_free (device);
   if (!ctx)
     return FALSE;
@@ -1385,9 +1386,23 @@ gst_clfft_spectrum_start (GstBaseTransform * trans)
 
   g_mutex_lock (&self->lock);
   self->ctx = ctx;
+  g_free (self->device_name);
+  self->device_name = g_strdup (clf_context_describe (ctx));
   audio_reset (self);
   g_mutex_unlock (&self->lock);
+  g_object_notify (G_OBJECT (self), "device-name");
   return TRUE;
+}
+
+/* Other clfft elements of the pipeline ask for our OpenCL context. */
+static gboolean
+gst_clfft_spectrum_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  if (gst_clfft_device_handle_context_query (GST_ELEMENT (trans), query))
+    return TRUE;
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
+      query);
 }
 
 static gboolean
@@ -1557,6 +1572,9 @@ gst_clfft_spectrum_get_property (GObject * object, guint prop_id,
     case PROP_DEVICE:
       g_value_set_string (value, self->device);
       break;
+    case PROP_DEVICE_NAME:
+      g_value_set_string (value, self->device_name);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1576,6 +1594,7 @@ gst_clfft_spectrum_finalize (GObject * object)
   if (self->ctx)
     clf_context_unref (self->ctx);
   g_free (self->device);
+  g_free (self->device_name);
   g_mutex_clear (&self->lock);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -1668,6 +1687,11 @@ gst_clfft_spectrum_class_init (GstClfftSpectrumClass * klass)
           "\"platform:device\" indices, or a substring of the platform or "
           "device name. Read when the element starts",
           DEFAULT_DEVICE, rw | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
+      g_param_spec_string ("device-name", "Device name",
+          "The OpenCL device the element runs on, as \"platform / device "
+          "(P:D)\" (NULL until it first starts; then the last one used)",
+          NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -1689,6 +1713,7 @@ gst_clfft_spectrum_class_init (GstClfftSpectrumClass * klass)
   trans_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_clfft_spectrum_propose_allocation);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_clfft_spectrum_sink_event);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_clfft_spectrum_query);
   trans_class->transform_ip =
       GST_DEBUG_FUNCPTR (gst_clfft_spectrum_transform_ip);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_clfft_spectrum_transform);

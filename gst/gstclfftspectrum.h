@@ -58,6 +58,7 @@ struct _GstClfftSpectrum
   gdouble min_frequency;
   GstClfftSpectrumMessageFormat message_format;
   gchar *device;
+  gchar *device_name;           /* clf_context_describe of the last start */
 
   /* protects the properties above against the streaming thread, and the
    * analysis state below against property changes that reset it */

@@ -15,6 +15,7 @@
 
 typedef struct
 {
+  const gchar *pipeline;        /* NULL: PIPELINE */
   GstContext *app_context;      /* set on the pipeline before it starts */
   GstContext *reply_context;    /* given in reply to need-context */
   const gchar *device_a, *device_b;
@@ -149,7 +150,8 @@ query_element (GstElement * e)
 static void
 run_pipeline (Run * run)
 {
-  GstElement *pipeline = gst_parse_launch (PIPELINE, NULL);
+  GstElement *pipeline = gst_parse_launch (run->pipeline ? run->pipeline :
+      PIPELINE, NULL);
   GstElement *a, *b;
   GstBus *bus;
   GstMessage *msg;
@@ -340,6 +342,42 @@ GST_START_TEST (test_device_property_refuses_application_context)
 
 GST_END_TEST;
 
+/* Both elements take part alike, in either order, on video and audio. */
+GST_START_TEST (test_spectrum_and_convolve_share)
+{
+  static const gchar *pipelines[] = {
+    "videotestsrc num-buffers=2 ! video/x-raw,format=GRAY8,width=32,"
+        "height=24 ! clfftconvolve name=a radius=2 ! clfftspectrum name=b "
+        "! fakesink",
+    "audiotestsrc num-buffers=4 ! audio/x-raw,format=F32LE,channels=1 ! "
+        "clfftconvolve name=a impulse-response=\"<0.5, 0.25>\" ! "
+        "clfftspectrum name=b ! fakesink",
+    "audiotestsrc num-buffers=4 ! audio/x-raw,format=F32LE,channels=1 ! "
+        "clfftspectrum name=a ! clfftconvolve name=b "
+        "impulse-response=\"<0.5, 0.25>\" ! fakesink",
+  };
+  gchar *name = default_device_name ();
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (pipelines); i++) {
+    Run run = { 0, };
+
+    run.pipeline = pipelines[i];
+    run.device_b = name;
+    run_pipeline (&run);
+    assert_ran (&run);
+    fail_unless (context_clf (run.context_a) == context_clf (run.context_b),
+        "%s", pipelines[i]);
+    fail_unless_equals_string (context_device (run.context_a), name);
+    fail_unless_equals_int (run.have_context, 1);
+    fail_unless_equals_int (run.need_context, 1);
+    run_clear (&run);
+  }
+  g_free (name);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_pipelines_share_process_cache)
 {
   Run first = { 0, }, second = { 0, };
@@ -371,6 +409,7 @@ clfft_context_suite (void)
   tcase_add_test (tc, test_application_answers_need_context);
   tcase_add_test (tc, test_application_device_only);
   tcase_add_test (tc, test_device_property_refuses_application_context);
+  tcase_add_test (tc, test_spectrum_and_convolve_share);
   tcase_add_test (tc, test_pipelines_share_process_cache);
   return s;
 }

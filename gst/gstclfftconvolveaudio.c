@@ -205,6 +205,9 @@ static void
 to_float (GstClfftConvolveAudio * conv, const guint8 * src, gfloat * dst,
     gsize samples)
 {
+  /* an empty buffer maps to NULL, which memcpy must not see */
+  if (samples == 0)
+    return;
   switch (GST_AUDIO_INFO_FORMAT (&conv->info)) {
     case GST_AUDIO_FORMAT_F32:
       memcpy (dst, src, samples * sizeof (gfloat));

@@ -123,7 +123,8 @@ make_buffer (const gdouble * x, guint channels, guint rate, guint64 first,
   gsize i;
 
   gst_buffer_map (buf, &map, GST_MAP_WRITE);
-  memset (map.data, 0, map.size);
+  if (map.size > 0)             /* an empty buffer maps to NULL */
+    memset (map.data, 0, map.size);
   if (!(flags & BUF_GAP))
     for (i = 0; i < (gsize) n * channels; i++)
       ((gfloat *) map.data)[i] = x[first * channels + i];

@@ -1,4 +1,4 @@
-/* test-reliability-faults.c: clfft elements under faults: no OpenCL platform, failing device allocations, corrupt or unwritable kernel caches, frames larger than the device. */
+/* test-reliability-faults.c: clfft elements under faults: no OpenCL platform, kernels that do not build, failing device allocations, corrupt or unwritable kernel caches, frames larger than the device. */
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
@@ -403,6 +403,38 @@ child_main (const gchar * mode)
     return 0;
   }
 
+  if (g_str_equal (mode, "build-fails")) {
+    /* every element fails with an error naming the build failure and the
+     * device, twice, without a crash */
+    static const gchar *lines[] = {
+      "videotestsrc num-buffers=1 ! video/x-raw,width=16,height=16 ! "
+          "clfftconvolve ! fakesink",
+      "audiotestsrc num-buffers=1 ! clfftconvolve "
+          "impulse-response=\"<0.5>\" ! fakesink",
+      "audiotestsrc num-buffers=1 ! clfftspectrum ! fakesink",
+      "videotestsrc num-buffers=1 ! video/x-raw,width=16,height=16 ! "
+          "clfftspectrum ! fakesink",
+    };
+    guint attempt, i;
+    for (attempt = 0; attempt < 2; attempt++) {
+      for (i = 0; i < G_N_ELEMENTS (lines); i++) {
+        GError *error = NULL;
+        if (run_launch (lines[i], &error) != RUN_ERROR) {
+          g_print ("FAILED: %s did not fail with an error\n", lines[i]);
+          return 1;
+        }
+        if (!strstr (error->message, "build failed")
+            || !strstr (error->message, "Portable Computing Language")) {
+          g_print ("FAILED: %s: unclear error: %s\n", lines[i], error->message);
+          return 1;
+        }
+        g_print ("%s: %s\n", lines[i], error->message);
+        g_error_free (error);
+      }
+    }
+    return 0;
+  }
+
   if (g_str_equal (mode, "device-too-small")) {
     /* frames beyond the device's memory fail with an error naming the
      * cause; smaller ones work on afterwards in the same process */
@@ -490,6 +522,35 @@ GST_START_TEST (test_no_platform)
   g_rmdir (dir);
   g_free (dir);
   g_free (env);
+}
+
+GST_END_TEST;
+
+/* ---- tests: kernels that do not build ------------------------------------ */
+
+/* A device whose compiler fails on every kernel, made with PoCL's extra
+ * build flags (get_global_id defined away) and both kernel caches off:
+ * each element fails with an error naming the build failure and the
+ * device; this process works on. PoCL only. */
+GST_START_TEST (test_build_fails)
+{
+  const gchar *changes[] = { "CLFFT_CACHE_DIR=", "POCL_KERNEL_CACHE=0",
+    "POCL_EXTRA_BUILD_FLAGS=-Dget_global_id=clfft_undefined_function", NULL
+  };
+  ClfError err;
+  ClfContext *ctx = clf_context_new (NULL, &err);
+  gboolean pocl;
+  gchar *out;
+
+  fail_unless (ctx != NULL, "%s", err.message);
+  pocl = strstr (clf_context_get_platform_name (ctx), "Portable") != NULL;
+  clf_context_unref (ctx);
+  if (!pocl)
+    return;
+  out = run_child ("build-fails", changes);
+  fail_unless (strstr (out, "build failed") != NULL, "%s", out);
+  fail_unless (all_pipelines_work (), "%s", last_failure);
+  g_free (out);
 }
 
 GST_END_TEST;
@@ -907,6 +968,7 @@ reliability_faults_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_no_platform);
+  tcase_add_test (tc, test_build_fails);
   tcase_add_test (tc, test_allocation_failures);
   tcase_add_test (tc, test_allocation_failure_mid_stream);
   tcase_add_test (tc, test_corrupt_cache);

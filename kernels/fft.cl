@@ -311,7 +311,9 @@ clf_radix_of_code (uint code)
 /* Unrolling the stage loop folds each stage's radix and span into
  * constants in programs built for one length. */
 /* First stage from global memory, last stage to it (saves two local
- * round trips); CLF_NO_DIRECT_IO stages everything through local memory. */
+ * round trips on GPUs); CLF_NO_DIRECT_IO stages everything through local
+ * memory, which PoCL runs faster. Radices 17 to 31 are compiled in only
+ * with CLF_BIG_RADICES: the larger generic kernel runs slower on PoCL. */
 #ifdef CLF_NO_DIRECT_IO
 #define CLF_DIRECT_IO 0
 #else
@@ -457,11 +459,13 @@ fft_local (__global const float2 * src, __global float2 * dst,
         STAGE_CASE_LOAD (11)
         STAGE_CASE_LOAD (13)
         STAGE_CASE_LOAD (16)
+#ifdef CLF_BIG_RADICES
         STAGE_CASE_LOAD (17)
         STAGE_CASE_LOAD (19)
         STAGE_CASE_LOAD (23)
         STAGE_CASE_LOAD (29)
         STAGE_CASE_LOAD (31)
+#endif
       }
       barrier (CLK_LOCAL_MEM_FENCE);
       switch (R) {
@@ -474,11 +478,13 @@ fft_local (__global const float2 * src, __global float2 * dst,
         STAGE_CASE_STORE (11)
         STAGE_CASE_STORE (13)
         STAGE_CASE_STORE (16)
+#ifdef CLF_BIG_RADICES
         STAGE_CASE_STORE (17)
         STAGE_CASE_STORE (19)
         STAGE_CASE_STORE (23)
         STAGE_CASE_STORE (29)
         STAGE_CASE_STORE (31)
+#endif
       }
       barrier (CLK_LOCAL_MEM_FENCE);
       Ns *= R;

@@ -137,9 +137,20 @@ new_scratch (ClfPlan * plan, size_t bytes, ClfError * err)
   return plan->nbuffers++;
 }
 
+/* First and last stage straight from and to global memory: faster on
+ * GPUs, slower on PoCL. CLFFT_DIRECT_IO=0/1 overrides (for comparing). */
+static int
+direct_io (ClfContext * ctx)
+{
+  const char *env = getenv ("CLFFT_DIRECT_IO");
+  if (env && env[0])
+    return env[0] != '0';
+  return !clf_context_is_cpu (ctx);
+}
+
 static Pass *
-new_pass (ClfPlan * plan, const char *kernel_name, int src, int dst,
-    ClfError * err)
+new_pass_full (ClfPlan * plan, const char *kernel_name, const char *defines,
+    int src, int dst, ClfError * err)
 {
   Pass *p;
   if (plan->npasses >= MAX_PASSES) {
@@ -148,7 +159,7 @@ new_pass (ClfPlan * plan, const char *kernel_name, int src, int dst,
   }
   p = &plan->passes[plan->npasses];
   memset (p, 0, sizeof (*p));
-  p->kernel = clf_context_create_kernel_full (plan->ctx, "fft", NULL,
+  p->kernel = clf_context_create_kernel_full (plan->ctx, "fft", defines,
       kernel_name, err);
   if (!p->kernel)
     return NULL;
@@ -158,7 +169,22 @@ new_pass (ClfPlan * plan, const char *kernel_name, int src, int dst,
   return p;
 }
 
+static Pass *
+new_pass (ClfPlan * plan, const char *kernel_name, int src, int dst,
+    ClfError * err)
+{
+  return new_pass_full (plan, kernel_name, NULL, src, dst, err);
+}
+
 #define SET_ARG(k, i, v) clSetKernelArg (k, i, sizeof (v), &(v))
+
+static int round_work_groups;
+
+void
+clf_debug_round_work_groups (int on)
+{
+  round_work_groups = on;
+}
 
 /* Butterflies one thread computes per stage (BPT in kernels/fft.cl) */
 static size_t
@@ -195,15 +221,6 @@ specialize (ClfContext * ctx)
       "Portable Computing Language") == NULL;
 }
 
-/* CLFFT_DIRECT_IO=0 stages the first and last pass through local memory
- * too (for comparing the two on a device). */
-static int
-direct_io (void)
-{
-  const char *env = getenv ("CLFFT_DIRECT_IO");
-  return !(env && env[0] == '0');
-}
-
 /* Whether one fft_local work-group can hold a length-n transform */
 static int
 fits_local (ClfPlan * plan, size_t n)
@@ -236,11 +253,20 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
   cl_uint post_shift = 0;
   cl_mem tw, post_tw;
   cl_uint8 params, in, out;
+  char generic[64];
   float *table;
   Pass *p;
   ClfStatus st;
 
-  p = new_pass (plan, "fft_local", ax->src, ax->dst, err);
+  {
+    int big = 0;
+    for (int i = 0; i < ns; i++)
+      big |= radices[i] > 16;
+    snprintf (generic, sizeof (generic), "%s%s",
+        direct_io (plan->ctx) ? "" : "-DCLF_NO_DIRECT_IO ",
+        big ? "-DCLF_BIG_RADICES" : "");
+  }
+  p = new_pass_full (plan, "fft_local", generic, ax->src, ax->dst, err);
   if (!p)
     return err ? err->code : CLF_ERROR_OPENCL;
   if (clGetKernelWorkGroupInfo (p->kernel, clf_context_get_device (plan->ctx),
@@ -252,17 +278,21 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
         "length %zu needs %zu threads per work-group, device allows %zu",
         ax->n, T, maxwg);
   if (clf_context_is_cpu (plan->ctx)) {
-    /* about two butterflies of the smallest radix per work-item, rounded
-     * to a power of two: PoCL compiles the kernel once per work-group
-     * size, so few distinct sizes keep first runs short */
-    size_t wide = T, p2 = 1;
+    /* about two butterflies of the smallest radix per work-item: PoCL
+     * vectorises across work-items (rounding this to powers of two, to
+     * compile fewer work-group sizes, ran 1.5-1.8x slower) */
+    size_t wide = T;
     for (int i = 0; i < ns; i++)
       if ((ax->n / radices[i] + 1) / 2 > wide)
         wide = (ax->n / radices[i] + 1) / 2;
-    while (p2 < wide)
-      p2 *= 2;
-    if (p2 <= maxwg)
-      T = p2;
+    if (round_work_groups) {
+      size_t p2 = 1;
+      while (p2 < wide)
+        p2 *= 2;
+      wide = p2;
+    }
+    if (wide <= maxwg)
+      T = wide;
   }
 
   /* several small transforms per work-group keep the device busy */
@@ -296,8 +326,8 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
       c |= (cl_ulong) clf_radix_code (radices[i]) << (4 * i);
     snprintf (defines, sizeof (defines), "-DCLF_FIXED -DCLF_N=%zuu "
         "-DCLF_NSTAGES=%du -DCLF_T=%zuu -DCLF_G=%zuu -DCLF_CODES=%lluul "
-        "-DCLF_FLAGS=%uu%s", ax->n, ns, T, G, (unsigned long long) c, flags,
-        direct_io () ? "" : " -DCLF_NO_DIRECT_IO");
+        "-DCLF_FLAGS=%uu %s", ax->n, ns, T, G, (unsigned long long) c,
+        flags, generic);
     k = clf_context_create_kernel_full (plan->ctx, "fft", defines,
         "fft_local", err);
     if (!k)

@@ -135,6 +135,11 @@ void clf_debug_fail_alloc_after (int n);
  * (GPUs do so for long columns), so CPU test runs cover that path. */
 void clf_debug_force_column_split (int on);
 
+/* Round CPU work-group sizes up to powers of two: PoCL compiles a kernel
+ * once per work-group size, so sweeps over many lengths compile far less
+ * (the transforms run somewhat slower). */
+void clf_debug_round_work_groups (int on);
+
 #ifdef __cplusplus
 }
 #endif

@@ -207,7 +207,8 @@ check_err (const char *what, size_t nx, size_t ny, double e)
       e, bound);
 }
 
-/* Sweeps go through the generic kernel (one build for every length); the
+/* Sweeps go through the generic kernel (one build for every length, few
+ * work-group sizes); the
  * other tests use the per-length programs plans normally get. */
 static void
 use_generic_kernel (int on)
@@ -216,6 +217,8 @@ use_generic_kernel (int on)
     setenv ("CLFFT_SPECIALIZE", "0", 1);
   else
     unsetenv ("CLFFT_SPECIALIZE");
+  /* and few work-group sizes: PoCL compiles once per size */
+  clf_debug_round_work_groups (on);
 }
 
 static void

@@ -2,13 +2,16 @@
 # compare-fft.sh: clfft-bench beside the anchors (VkFFT, clFFT, copy, FFTW)
 # on the same device in one run; prints the raw lines, then one table.
 # usage: compare-fft.sh BUILD_DIR [ANCHOR_DIR] [--quick]
+# SIZES="NX NY BATCH;..." picks the sizes; FFTW_THREADS=N adds FFTW.
 #   ANCHOR_DIR holds fftbench and fftwbench built from ../shared/anchors.
 set -u
 build=${1:?build dir}
 anchors=${2:-}
 quick=${3:-}
 bench="$build/tests/bench/clfft-bench"
-if [ "$quick" = "--quick" ]; then
+if [ -n "${SIZES:-}" ]; then
+  IFS=';' read -r -a sizes <<< "$SIZES"   # e.g. SIZES="4096 1 256;1920 1080 1"
+elif [ "$quick" = "--quick" ]; then
   sizes=("1024 1 256" "4096 1 64" "1000 1 256" "1920 1080 1")
 else
   sizes=("1024 1 65536" "4096 1 16384" "65536 1 1024" "1048576 1 64"

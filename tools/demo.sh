@@ -47,6 +47,8 @@ with wave.open(sys.argv[1], "wb") as w:
     w.writeframes(b"".join(struct.pack("<h", int(max(-1, min(1, v)) * 32767))
                            for v in ir))
 PY
+# and the photo-like picture the photo line reads
+./build/tools/demo-photo "$OUT/photo.png"
 mapfile -t lines < <(grep '^gst-launch-1.0 ' README.md)
 for line in "${lines[@]}"; do
   echo "\$ $line"
@@ -71,8 +73,7 @@ fi
 echo "== pictures in $OUT/"
 # labels: textoverlay, from gstreamer1.0-x
 label='valignment=top halignment=left shaded-background=true font-desc="Sans Bold 16"'
-# a test image and a photo-like one, blurred at several radii side by side
-./build/tools/demo-photo "$OUT/photo.png"
+# a test image and the photo-like one, blurred at several radii side by side
 eval gst-launch-1.0 -q compositor name=mix background=black \
   sink_1::xpos=320 sink_2::xpos=640 sink_3::xpos=960 \
   ! videoconvert ! pngenc ! filesink location="$OUT/blur-testsrc.png" \

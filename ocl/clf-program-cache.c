@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define CACHE_MAGIC "CLFBIN01"
+#define CACHE_MAGIC "CLFBIN02"
 
 static uint64_t
 fnv1a (uint64_t h, const void *data, size_t len)
@@ -77,9 +77,11 @@ make_dirs (char *path)
   mkdir (path, 0755);
 }
 
+/* Cache file for a program, and its key (also stored inside the file, so
+ * a file swapped for another program's is rebuilt, not loaded). */
 static char *
 cache_file (cl_device_id device, const char *name, const char *source,
-    const char *options)
+    const char *options, uint64_t * key)
 {
   char buf[1024], *dir, *file;
   uint64_t h = 0xcbf29ce484222325ull;
@@ -104,6 +106,7 @@ cache_file (cl_device_id device, const char *name, const char *source,
   h = fnv1a_str (h, options);
   h = fnv1a_str (h, source);
 
+  *key = h;
   file = malloc (strlen (dir) + strlen (name) + 40);
   if (file)
     sprintf (file, "%s/%s-%016llx.bin", dir, name, (unsigned long long) h);
@@ -113,17 +116,18 @@ cache_file (cl_device_id device, const char *name, const char *source,
 
 /* Reads and validates a cache file; returns the binary (malloc) or NULL. */
 static unsigned char *
-read_cached_binary (const char *file, size_t *len)
+read_cached_binary (const char *file, uint64_t key, size_t *len)
 {
   FILE *f = fopen (file, "rb");
   char magic[8];
-  uint64_t size, sum;
+  uint64_t size, sum, stored_key;
   unsigned char *bin = NULL;
 
   if (!f)
     return NULL;
   if (fread (magic, 1, 8, f) != 8 || memcmp (magic, CACHE_MAGIC, 8) != 0 ||
-      fread (&size, sizeof (size), 1, f) != 1 ||
+      fread (&stored_key, sizeof (stored_key), 1, f) != 1 ||
+      stored_key != key || fread (&size, sizeof (size), 1, f) != 1 ||
       fread (&sum, sizeof (sum), 1, f) != 1 || size == 0 || size > (1u << 30))
     goto out;
   bin = malloc (size);
@@ -143,7 +147,7 @@ out:
 
 /* Best effort: a cache that cannot be written only costs a rebuild. */
 static void
-write_cached_binary (const char *file, cl_program program)
+write_cached_binary (const char *file, uint64_t key, cl_program program)
 {
   size_t size = 0;
   unsigned char *bin;
@@ -181,6 +185,7 @@ write_cached_binary (const char *file, cl_program program)
     size64 = size;
     sum = fnv1a (0xcbf29ce484222325ull, bin, size);
     ok = fwrite (CACHE_MAGIC, 1, 8, f) == 8 &&
+        fwrite (&key, sizeof (key), 1, f) == 1 &&
         fwrite (&size64, sizeof (size64), 1, f) == 1 &&
         fwrite (&sum, sizeof (sum), 1, f) == 1 &&
         fwrite (bin, 1, size, f) == size;
@@ -217,13 +222,14 @@ clf_program_build_cached (cl_context context, cl_device_id device,
     const char *name, const char *source, const char *options,
     ClfError * err)
 {
-  char *file = cache_file (device, name, source, options);
+  uint64_t key = 0;
+  char *file = cache_file (device, name, source, options, &key);
   cl_program program = NULL;
   cl_int clerr;
 
   if (file) {
     size_t len = 0;
-    unsigned char *bin = read_cached_binary (file, &len);
+    unsigned char *bin = read_cached_binary (file, key, &len);
     if (bin) {
       const unsigned char *bins[1] = { bin };
       cl_int status = CL_SUCCESS;
@@ -255,7 +261,7 @@ clf_program_build_cached (cl_context context, cl_device_id device,
       return NULL;
     }
     if (file)
-      write_cached_binary (file, program);
+      write_cached_binary (file, key, program);
   }
   free (file);
   return program;

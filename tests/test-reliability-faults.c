@@ -974,8 +974,7 @@ reliability_faults_suite (void)
   tcase_add_test (tc, test_corrupt_cache);
   tcase_add_test (tc, test_unwritable_cache);
   tcase_add_test (tc, test_frame_larger_than_device);
-  if (g_getenv ("CLFFT_RELIABILITY_KNOWN_BUGS"))
-    tcase_add_test (tc, test_cache_swapped_binaries);
+  tcase_add_test (tc, test_cache_swapped_binaries);
   return s;
 }
 

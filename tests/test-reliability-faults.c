@@ -790,7 +790,7 @@ half (const guint8 * data, gsize size, guint index)
   return g_bytes_new (data, size / 2);
 }
 
-/* The file's own header kept (magic, size, checksum) but the binary's
+/* The file's own header kept (magic, key, size, checksum) but the binary's
  * bytes flipped in its middle: the checksum no longer matches. */
 static GBytes *
 flipped (const guint8 * data, gsize size, guint index)
@@ -813,14 +813,15 @@ flipped_resummed (const guint8 * data, gsize size, guint index)
   guint64 h = 0xcbf29ce484222325ull;
   gsize i;
 
-  fail_unless (size > 24 && memcmp (data, "CLFBIN01", 8) == 0);
-  for (i = 24 + (size - 24) / 2; i < size && i < 24 + (size - 24) / 2 + 64; i++)
+  /* header: magic, key, size, checksum (8 bytes each) */
+  fail_unless (size > 32 && memcmp (data, "CLFBIN02", 8) == 0);
+  for (i = 32 + (size - 32) / 2; i < size && i < 32 + (size - 32) / 2 + 64; i++)
     g[i] ^= 0x5a;
-  for (i = 24; i < size; i++) {
+  for (i = 32; i < size; i++) {
     h ^= g[i];
     h *= 0x100000001b3ull;
   }
-  memcpy (g + 16, &h, 8);
+  memcpy (g + 24, &h, 8);
   return g_bytes_new_take (g, size);
 }
 
@@ -878,7 +879,7 @@ GST_START_TEST (test_corrupt_cache)
       gsize size;
       fail_unless (g_file_get_contents (g_ptr_array_index (files, k), &data,
               &size, NULL));
-      fail_unless (size > 24 && memcmp (data, "CLFBIN01", 8) == 0,
+      fail_unless (size > 32 && memcmp (data, "CLFBIN02", 8) == 0,
           "%s: %s not rewritten", corruptions[i].name,
           (gchar *) g_ptr_array_index (files, k));
       g_free (data);
@@ -891,11 +892,9 @@ GST_START_TEST (test_corrupt_cache)
 
 GST_END_TEST;
 
-/* Known bug (docs/reliability.md): each program's file holding another
- * program's binary, header and checksum valid (as a cache copied between
- * builds or a hash collision would): the core takes the binary, the
- * kernels are missing from it, and the elements fail instead of
- * rebuilding. */
+/* Each program's file holding another program's binary, header and
+ * checksum valid (as a cache copied between builds would): the key stored
+ * in each file no longer matches, so the core rebuilds. */
 GST_START_TEST (test_cache_swapped_binaries)
 {
   gchar *dir = g_dir_make_tmp ("clfft-cache-XXXXXX", NULL);

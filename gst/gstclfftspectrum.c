@@ -419,6 +419,23 @@ audio_new (GstClfftSpectrum * self)
   a->offsets = g_new (guint, a->ev_cap);
   a->seg_first = g_array_new (FALSE, FALSE, sizeof (guint));
   a->pending = g_array_new (FALSE, FALSE, sizeof (PendingMessage));
+  /* An FFT the device cannot hold fails here, before the host tables:
+   * Linux overcommits those, and filling them ends in the OOM killer. */
+  {
+    cl_ulong max_alloc = 0;
+    guint64 need = (guint64) a->nch * a->nbins * 2 * sizeof (gfloat);
+    clGetDeviceInfo (clf_context_get_device (a->ctx),
+        CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof (max_alloc), &max_alloc, NULL);
+    if (need > max_alloc) {
+      what = "planning the spectrum";
+      err.code = CLF_ERROR_OUT_OF_MEMORY;
+      g_snprintf (err.message, sizeof (err.message), "bands=%u: %u channel(s) "
+          "of a %u-point FFT need %" G_GUINT64_FORMAT " bytes in one buffer, "
+          "the device allows %" G_GUINT64_FORMAT, a->bands, a->nch, a->nfft,
+          need, (guint64) max_alloc);
+      goto error;
+    }
+  }
   /* huge bands values must fail with an error, not abort */
   what = "allocating host memory for the spectrum";
   a->acc_mag = g_try_new0 (gfloat, (gsize) a->nch * a->bands);

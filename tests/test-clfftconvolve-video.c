@@ -1113,7 +1113,7 @@ GST_START_TEST (test_pipeline_playing)
     g_usleep (5000);
   }
   msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe),
-      30 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+      300 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
   gst_message_unref (msg);
   gst_element_set_state (pipe, GST_STATE_NULL);

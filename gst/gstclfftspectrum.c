@@ -31,6 +31,7 @@
 
 #include <string.h>
 #include <math.h>
+#include <unistd.h>
 
 #include "gstclfftelements.h"
 #include "gstclfftspectrum.h"
@@ -426,6 +427,21 @@ audio_new (GstClfftSpectrum * self)
     guint64 need = (guint64) a->nch * a->nbins * 2 * sizeof (gfloat);
     clGetDeviceInfo (clf_context_get_device (a->ctx),
         CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof (max_alloc), &max_alloc, NULL);
+    /* the host tables (sums, history, window) and, on a CPU device, the
+     * device buffers all come out of this machine's memory */
+    guint64 host = ((guint64) a->nch * (2 * (guint64) a->bands + a->nfft) +
+        a->nfft) * sizeof (gfloat) + 2 * need;
+    guint64 phys = (guint64) sysconf (_SC_PHYS_PAGES) *
+        (guint64) sysconf (_SC_PAGESIZE);
+    if (phys > 0 && host > phys / 2) {
+      what = "planning the spectrum";
+      err.code = CLF_ERROR_OUT_OF_MEMORY;
+      g_snprintf (err.message, sizeof (err.message), "bands=%u: %u channel(s) "
+          "of a %u-point FFT need about %" G_GUINT64_FORMAT " MiB, more than "
+          "half of this machine's %" G_GUINT64_FORMAT " MiB", a->bands, a->nch,
+          a->nfft, host >> 20, phys >> 20);
+      goto error;
+    }
     if (need > max_alloc) {
       what = "planning the spectrum";
       err.code = CLF_ERROR_OUT_OF_MEMORY;

@@ -496,14 +496,12 @@ add_column_four_step (ClfPlan * plan, const Axis * ax, size_t n1,
     ClfError * err)
 {
   size_t n = ax->n, n2 = n / n1, cols = ax->in.nb0;
-  size_t rest = ax->batch / cols;
   int scratch = new_scratch (plan, n * ax->batch * sizeof (cl_float2), err);
   Axis a = *ax, b = *ax;
   ClfStatus st;
 
   if (scratch < 0)
     return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
-  (void) rest;
   describe_append (plan, " colfourstep(%zux%zu)", n1, n2);
 
   /* step 1: transform (col, n2, rest), element n1 at (n1*n2' + n2)*stride */
@@ -752,7 +750,6 @@ static ClfStatus
 validate (ClfPlanDesc * d, ClfError * err)
 {
   size_t nx = d->n[0], ny, half, in_row, out_row;
-  size_t in_elem, out_elem;
 
   if (d->dim != 1 && d->dim != 2)
     return clf_set_error (err, CLF_ERROR_INVALID_ARG,
@@ -778,8 +775,6 @@ validate (ClfPlanDesc * d, ClfError * err)
   half = nx / 2 + 1;
   in_row = d->kind == CLF_C2R ? half : nx;
   out_row = d->kind == CLF_R2C ? half : nx;
-  in_elem = d->kind == CLF_R2C ? sizeof (float) : sizeof (cl_float2);
-  out_elem = d->kind == CLF_C2R ? sizeof (float) : sizeof (cl_float2);
   default_layout (&d->in, in_row, ny);
   default_layout (&d->out, out_row, ny);
 
@@ -790,8 +785,6 @@ validate (ClfPlanDesc * d, ClfError * err)
     return clf_set_error (err, CLF_ERROR_INVALID_ARG,
         "transform %zux%zu batch %zu is too large (more than 2^31 elements)",
         nx, ny, d->batch);
-  (void) in_elem;
-  (void) out_elem;
   return CLF_OK;
 }
 

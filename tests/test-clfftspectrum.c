@@ -1085,7 +1085,8 @@ GST_START_TEST (test_large_prime_bands)
   /* against spectrum on 3 FFTs (one per 0.4 s interval) */
   compare_with_spectrum ("bands=8192 interval=400000000", caps, &s);
 
-  /* speed on 10 s of audio, after the plans exist */
+  /* 10 s of audio, after the plans exist: one message per interval. The
+   * time is printed for the log; speed is judged by tests/bench, not here. */
   s.frames = 10 * rate;
   t0 = g_get_monotonic_time ();
   got = analyse ("clfftspectrum bands=8192 interval=100000000", caps, &s);
@@ -1095,7 +1096,6 @@ GST_START_TEST (test_large_prime_bands)
       10.0 / secs);
   g_print ("bands=8192: 10 s of 44.1 kHz audio analysed in %.3f s "
       "(%.1fx real time)\n", secs, 10.0 / secs);
-  fail_unless (secs < 10.0, "slower than real time: %g s", secs);
   fail_unless_equals_int (got->len, 100);
   g_ptr_array_unref (got);
   g_free (caps);

@@ -260,7 +260,7 @@ clf_radix_of_code (uint code)
         v[r] = clf_load (src, srcr, in, flags, N, in_base,              \
             (j) + r * (N / R));                                         \
       } else {                                                          \
-        float2 x_ = x[(j) + r * (N / R)];                               \
+        float2 x_ = x[LX ((j) + r * (N / R))];                          \
         v[r] = r == 0 ? x_ : cmul (x_, tw[r * k_ * step_]);             \
       }                                                                 \
     }                                                                   \
@@ -280,7 +280,7 @@ clf_radix_of_code (uint code)
             first_out, store_step, count, v[r], scale, post_tw,         \
             post_shift, n2);                                            \
       else                                                              \
-        x[o_ + r * Ns] = v[r];                                          \
+        x[LX (o_ + r * Ns)] = v[r];                                     \
     }                                                                   \
   }
 
@@ -318,6 +318,16 @@ clf_radix_of_code (uint code)
 #define CLF_DIRECT_IO 0
 #else
 #define CLF_DIRECT_IO 1
+#endif
+
+/* Local-memory index of element i of a transform. On GPUs one float2 of
+ * padding per 16 (CLF_LDS_PAD) turns the first stages' stride-R scatter,
+ * which hit one bank 16 or 32 times, into conflict-free writes. Mirrored
+ * by local_stride () in ocl/clf-plan.c. */
+#ifdef CLF_LDS_PAD
+#define LX(i) ((i) + ((i) >> 4))
+#else
+#define LX(i) (i)
 #endif
 
 #ifdef CLF_FIXED
@@ -411,7 +421,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
   const int live = b < batch;
   /* an odd stride between the transforms in local memory spreads the
    * threads of bfast groups over the banks */
-  const uint LS = N | 1u;
+  const uint LS = LX (N) | 1u;
   __local float2 *x = buf + g * LS;
   const uint in_base = live ? in.s0 + clf_batch_offset (in, b) : 0;
   const uint out_base = live ? out.s0 + clf_batch_offset (out, b) : 0;
@@ -439,7 +449,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
     /* fill local memory first; the stages then all read from it */
     if (live)
       for (uint j = t; j < N; j += T)
-        x[j] = clf_load (src, srcr, in, flags, N, in_base, j);
+        x[LX (j)] = clf_load (src, srcr, in, flags, N, in_base, j);
     barrier (CLK_LOCAL_MEM_FENCE);
   }
 
@@ -499,7 +509,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
     uint jend = store_live ? N : 0;
     for (uint j = st; j < jend; j += T)
       clf_store (dst, dstr, flags, base, out.s1, j, first, store_step,
-          count, buf[sg * LS + j], scale, post_tw, post_shift, sn2);
+          count, buf[sg * LS + LX (j)], scale, post_tw, post_shift, sn2);
   }
 }
 

@@ -808,6 +808,19 @@ spectrum_message_new (GstClfftSpectrum * self, GstClockTime timestamp,
  * ---------------------------------------------------------------------- */
 
 /* spectrum's flush: forget the current interval */
+/* Forgets the FFTs not run yet; the last nfft frames stay as the history
+ * the next FFTs reach back into. */
+static void
+audio_drop_events (GstClfftSpectrumAudio * a)
+{
+  memmove (a->stream, a->stream + (gsize) a->m * a->nch,
+      (gsize) a->nfft * a->nch * sizeof (gfloat));
+  a->m = 0;
+  a->nev = 0;
+  g_array_set_size (a->seg_first, 1);
+  g_array_set_size (a->pending, 0);
+}
+
 static void
 audio_flush (GstClfftSpectrum * self)
 {
@@ -818,6 +831,8 @@ audio_flush (GstClfftSpectrum * self)
    * them by the FFTs counted after it; start the interval clean instead */
   if (self->audio) {
     gsize n = (gsize) self->audio->nch * self->audio->bands;
+    /* FFTs of the interval cut short by the discontinuity */
+    audio_drop_events (self->audio);
     memset (self->audio->acc_mag, 0, n * sizeof (gfloat));
     memset (self->audio->acc_phase, 0, n * sizeof (gfloat));
   }
@@ -1016,12 +1031,7 @@ audio_finish_chunk (GstClfftSpectrum * self, gint threshold, guint flags,
     }
   }
 
-  memmove (a->stream, a->stream + (gsize) a->m * a->nch,
-      (gsize) a->nfft * a->nch * sizeof (gfloat));
-  a->m = 0;
-  a->nev = 0;
-  g_array_set_size (a->seg_first, 1);
-  g_array_set_size (a->pending, 0);
+  audio_drop_events (a);
   return TRUE;
 }
 
@@ -1149,7 +1159,9 @@ gst_clfft_spectrum_transform_ip (GstBaseTransform * trans, GstBuffer * buffer)
       }
     }
   }
-  if (ret == GST_FLOW_OK && (a->m > 0 || a->pending->len > 0)) {
+  /* one device round trip per finished interval, not per buffer: the FFTs
+   * of an unfinished interval wait for the buffers that finish it */
+  if (ret == GST_FLOW_OK && a->pending->len > 0) {
     if (!audio_finish_chunk (self, threshold, flags, post, as_list, &messages))
       ret = GST_FLOW_ERROR;
   }

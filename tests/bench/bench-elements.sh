@@ -46,6 +46,14 @@ for size in 1920x1080 3840x2160; do
   done
 done
 
+# GStreamer's own CPU blur (gst-plugins-bad), where installed: AYUV only,
+# sigma at most 20, a few frames are enough at about 1 s each
+if gst-inspect-1.0 gaussianblur >/dev/null 2>&1; then
+  gframes=$(( frames < 5 ? frames : 5 ))
+  gsrc="videotestsrc pattern=black num-buffers=$gframes ! video/x-raw,format=AYUV,width=1920,height=1080,framerate=0/1"
+  row "gaussianblur 1920x1080 AYUV sigma=20" "$gframes" frames "$(secs $gsrc ! gaussianblur sigma=20 ! fakesink)" "$(secs $gsrc ! fakesink)"
+fi
+
 secs_audio=${AUDIO_SECONDS:-60}
 [ "$quick" = "--quick" ] && secs_audio=5
 nbuf=$(( secs_audio * 10 ))

@@ -722,15 +722,25 @@ copy_plane (ClfConvolve2d * conv, unsigned p, int upload, void *host,
   size_t region[3] = { conv->layout.row_bytes[p], conv->layout.rows[p], 1 };
   cl_int ret;
 
-  if (upload)
+  /* rows without padding: one linear copy (drivers may split rectangle
+   * copies of pageable memory into one transfer per row) */
+  if (stride == region[0]) {
+    size_t bytes = region[0] * region[1];
+    if (upload)
+      ret = clEnqueueWriteBuffer (queue, conv->raw, CL_FALSE, buf_origin[0],
+          bytes, host, 0, NULL, done);
+    else
+      ret = clEnqueueReadBuffer (queue, conv->raw, CL_FALSE, buf_origin[0],
+          bytes, host, 0, NULL, done);
+  } else if (upload)
     ret = clEnqueueWriteBufferRect (queue, conv->raw, CL_FALSE, buf_origin,
         host_origin, region, region[0], 0, stride, 0, host, 0, NULL, done);
   else
     ret = clEnqueueReadBufferRect (queue, conv->raw, CL_FALSE, buf_origin,
         host_origin, region, region[0], 0, stride, 0, host, 0, NULL, done);
   if (ret != CL_SUCCESS)
-    return clf_set_cl_error (err, ret, upload ? "clEnqueueWriteBufferRect" :
-        "clEnqueueReadBufferRect");
+    return clf_set_cl_error (err, ret, upload ? "uploading a frame plane" :
+        "downloading a frame plane");
   return CLF_OK;
 }
 

@@ -24,7 +24,10 @@
  * through untouched. The frame is padded by the kernel extent for the
  * edge mode, so a big radius grows the FFT size and the device memory
  * (about 4000 x 3100 floats per channel for radius 1000 on 1080p); frames
- * that do not fit fail with an error naming the sizes.
+ * that do not fit fail with an error naming the sizes. Frames from or to
+ * another clfft element stay on the device (caps feature
+ * memory:CLFFTBuffer): chained elements upload a frame once and download
+ * it once; other peers get system memory.
  *
  * Audio: uniformly partitioned overlap-save convolution with
  * #GstClfftConvolve:impulse-response or #GstClfftConvolve:ir-location; the
@@ -33,6 +36,7 @@
  * ## Example launch lines
  * |[
  * gst-launch-1.0 videotestsrc num-buffers=1 ! clfftconvolve radius=40 ! videoconvert ! pngenc ! filesink location=blur.png
+ * gst-launch-1.0 videotestsrc num-buffers=1 ! clfftconvolve radius=4 ! clfftconvolve radius=40 kernel-shape=disk ! videoconvert ! pngenc ! filesink location=blur-twice.png
  * gst-launch-1.0 filesrc location=in.wav ! wavparse ! audioconvert ! clfftconvolve ir-location=hall.wav ! audioconvert ! wavenc ! filesink location=out.wav
  * ]|
  */
@@ -47,6 +51,7 @@
 #include "gstclfftdevice.h"
 #include "gstclfftelements.h"
 #include "gstclfftkernelfile.h"
+#include "gstclfftmemory.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_clfft_convolve_debug);
 #define GST_CAT_DEFAULT gst_clfft_convolve_debug
@@ -78,8 +83,13 @@ enum
   PROP_DEVICE_NAME
 };
 
-#define VIDEO_CAPS GST_VIDEO_CAPS_MAKE ("{ RGBA, BGRA, ARGB, ABGR, RGBx, " \
-    "BGRx, xRGB, xBGR, RGB, BGR, GRAY8, GRAY16_LE, I420, YV12, NV12, Y444 }")
+#define VIDEO_FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, " \
+    "RGB, BGR, GRAY8, GRAY16_LE, I420, YV12, NV12, Y444 }"
+/* frames on the device first, so two clfft elements in a row keep them
+ * there; system memory otherwise */
+#define VIDEO_CAPS GST_VIDEO_CAPS_MAKE_WITH_FEATURES \
+    (GST_CAPS_FEATURE_MEMORY_CLFFT_BUFFER, VIDEO_FORMATS) "; " \
+    GST_VIDEO_CAPS_MAKE (VIDEO_FORMATS)
 #define AUDIO_CAPS "audio/x-raw, format = (string) { " GST_AUDIO_NE (F32) \
     ", " GST_AUDIO_NE (F64) ", " GST_AUDIO_NE (S16) ", " GST_AUDIO_NE (S32) \
     " }, layout = (string) interleaved, rate = (int) [ 1, MAX ], " \
@@ -151,6 +161,8 @@ static void gst_clfft_convolve_get_property (GObject * object, guint prop_id,
 static void gst_clfft_convolve_finalize (GObject * object);
 static gboolean gst_clfft_convolve_start (GstBaseTransform * trans);
 static gboolean gst_clfft_convolve_stop (GstBaseTransform * trans);
+static GstCaps *gst_clfft_convolve_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter);
 static gboolean gst_clfft_convolve_set_caps (GstBaseTransform * trans,
     GstCaps * incaps, GstCaps * outcaps);
 static gboolean gst_clfft_convolve_sink_event (GstBaseTransform * trans,
@@ -256,6 +268,8 @@ gst_clfft_convolve_class_init (GstClfftConvolveClass * klass)
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_clfft_convolve_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_clfft_convolve_stop);
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_clfft_convolve_transform_caps);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_clfft_convolve_set_caps);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_clfft_convolve_sink_event);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_clfft_convolve_query);
@@ -284,6 +298,10 @@ gst_clfft_convolve_init (GstClfftConvolve * self)
   self->block_size = DEFAULT_BLOCK_SIZE;
   self->kernel_changed = TRUE;
   self->audio_latency = 0;
+  /* the base class would put a downstream peer's caps first, which for a
+   * clfft element downstream of a system-memory one is system memory: the
+   * order of transform_caps (frames on the device first) is ours */
+  gst_base_transform_set_prefer_passthrough (GST_BASE_TRANSFORM (self), FALSE);
 }
 
 static void
@@ -304,7 +322,9 @@ gst_clfft_convolve_finalize (GObject * object)
 /* ---- properties --------------------------------------------------------- */
 
 /* Radius 0 without a custom kernel is the identity: let the base class
- * push the input buffer itself. Call without the object lock. */
+ * push the input buffer itself, unless the two sides negotiated different
+ * memories (the frame then still has to move). Call without the object
+ * lock. */
 static void
 update_passthrough (GstClfftConvolve * self)
 {
@@ -312,7 +332,8 @@ update_passthrough (GstClfftConvolve * self)
 
   GST_OBJECT_LOCK (self);
   passthrough = !self->is_audio && self->radius == 0.0f &&
-      self->kernel->len == 0 && !self->kernel_location;
+      self->kernel->len == 0 && !self->kernel_location &&
+      self->in_device_caps == self->out_device_caps;
   GST_OBJECT_UNLOCK (self);
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), passthrough);
 }
@@ -618,6 +639,8 @@ gst_clfft_convolve_stop (GstBaseTransform * trans)
   free_audio (self);
   g_clear_pointer (&self->conv2d, clf_convolve2d_free);
   self->conv2d_ready = FALSE;
+  /* frames still held downstream keep their context through their memory */
+  gst_clear_object (&self->allocator);
   g_clear_pointer (&self->ctx, clf_context_unref);
   return TRUE;
 }
@@ -668,6 +691,24 @@ done:
   return ok;
 }
 
+static GstCaps *
+gst_clfft_convolve_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  /* same format both sides; video in either memory, the device's first */
+  GstCaps *res = gst_clfft_memory_transform_caps (caps);
+
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, res,
+        GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (res);
+    res = tmp;
+  }
+  GST_DEBUG_OBJECT (trans, "%s caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, res);
+  return res;
+}
+
 static gboolean
 gst_clfft_convolve_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     GstCaps * outcaps)
@@ -676,7 +717,12 @@ gst_clfft_convolve_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   GstStructure *s = gst_caps_get_structure (incaps, 0);
   gboolean is_audio = gst_structure_has_name (s, "audio/x-raw");
 
-  GST_DEBUG_OBJECT (self, "caps %" GST_PTR_FORMAT, incaps);
+  GST_DEBUG_OBJECT (self, "caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      incaps, outcaps);
+  GST_OBJECT_LOCK (self);
+  self->in_device_caps = gst_clfft_caps_has_memory_feature (incaps);
+  self->out_device_caps = gst_clfft_caps_has_memory_feature (outcaps);
+  GST_OBJECT_UNLOCK (self);
 
   /* Whatever came before rings out in its own format first. */
   if (self->audio) {
@@ -794,8 +840,13 @@ gst_clfft_convolve_decide_allocation (GstBaseTransform * trans,
   GstVideoInfo info;
 
   gst_query_parse_allocation (query, &caps, NULL);
-  if (!self->is_audio && gst_query_get_n_allocation_pools (query) == 0
-      && caps && gst_video_info_from_caps (&info, caps)) {
+  if (self->is_audio) {
+    /* audio buffers are made by the audio half */
+  } else if (self->ctx && gst_clfft_caps_has_memory_feature (caps)) {
+    /* frames stay on the device: a pool of device buffers */
+    gst_clfft_memory_decide_allocation (query, self->ctx, &self->allocator);
+  } else if (gst_query_get_n_allocation_pools (query) == 0 && caps
+      && gst_video_info_from_caps (&info, caps)) {
     GstBufferPool *pool = gst_video_buffer_pool_new ();
     GstStructure *config = gst_buffer_pool_get_config (pool);
 
@@ -1040,20 +1091,62 @@ done:
   return ok;
 }
 
+/* One side of a frame for the core: a clfft memory of our context is used
+ * where it is (mapped for the device, which uploads what the CPU wrote
+ * into it); anything else, memories of other contexts too, is mapped for
+ * the CPU. */
+static gboolean
+map_side (GstClfftConvolve * self, GstBuffer * buffer, gboolean write,
+    GstVideoFrame * frame, GstMapInfo * map, ClfFrame2d * side)
+{
+  GstMapFlags flags = write ? GST_MAP_WRITE : GST_MAP_READ;
+  gsize offset[GST_VIDEO_MAX_PLANES];
+  gint stride[GST_VIDEO_MAX_PLANES];
+  GstMemory *mem;
+  guint p;
+
+  memset (side, 0, sizeof (*side));
+  if (gst_clfft_memory_frame_layout (buffer, self->ctx, &self->vinfo, &mem,
+          offset, stride)) {
+    if (!gst_memory_map (mem, map, flags | GST_MAP_CLFFT))
+      return FALSE;
+    side->mem = gst_clfft_memory_get_cl_mem (map);
+    for (p = 0; p < GST_VIDEO_INFO_N_PLANES (&self->vinfo); p++) {
+      side->offset[p] = offset[p];
+      side->stride[p] = stride[p];
+    }
+    return TRUE;
+  }
+  if (!gst_video_frame_map (frame, &self->vinfo, buffer, flags))
+    return FALSE;
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (frame); p++) {
+    side->host[p] = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
+    side->stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
+  }
+  return TRUE;
+}
+
+static void
+unmap_side (ClfFrame2d * side, GstVideoFrame * frame, GstMapInfo * map)
+{
+  if (side->mem)
+    gst_memory_unmap (map->memory, map);
+  else
+    gst_video_frame_unmap (frame);
+}
+
 static GstFlowReturn
 gst_clfft_convolve_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer * outbuf)
 {
   GstClfftConvolve *self = GST_CLFFT_CONVOLVE (trans);
   GstVideoFrame in, out;
+  GstMapInfo in_map, out_map;
+  ClfFrame2d src, dst;
   GstBuffer *unmappable;
-  const void *src[GST_VIDEO_MAX_PLANES];
-  void *dst[GST_VIDEO_MAX_PLANES];
-  size_t src_stride[GST_VIDEO_MAX_PLANES], dst_stride[GST_VIDEO_MAX_PLANES];
   ClfError err = { CLF_OK, "" };
   ClfEdgeMode edge;
   ClfStatus st;
-  guint p;
 
   if (self->is_audio || !self->conv2d)
     return GST_FLOW_NOT_NEGOTIATED;
@@ -1065,23 +1158,19 @@ gst_clfft_convolve_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GST_OBJECT_UNLOCK (self);
 
   unmappable = inbuf;
-  if (!gst_video_frame_map (&in, &self->vinfo, inbuf, GST_MAP_READ))
+  if (!map_side (self, inbuf, FALSE, &in, &in_map, &src))
     goto map_failed;
   unmappable = outbuf;
-  if (!gst_video_frame_map (&out, &self->vinfo, outbuf, GST_MAP_WRITE)) {
-    gst_video_frame_unmap (&in);
+  if (!map_side (self, outbuf, TRUE, &out, &out_map, &dst)) {
+    unmap_side (&src, &in, &in_map);
     goto map_failed;
   }
-  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&in); p++) {
-    src[p] = GST_VIDEO_FRAME_PLANE_DATA (&in, p);
-    src_stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (&in, p);
-    dst[p] = GST_VIDEO_FRAME_PLANE_DATA (&out, p);
-    dst_stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (&out, p);
-  }
-  st = clf_convolve2d_process (self->conv2d, src, src_stride, dst,
-      dst_stride, edge, &err);
-  gst_video_frame_unmap (&out);
-  gst_video_frame_unmap (&in);
+  GST_LOG_OBJECT (self, "frame %" GST_TIME_FORMAT ", %s -> %s",
+      GST_TIME_ARGS (GST_BUFFER_PTS (inbuf)), src.mem ? "device" : "host",
+      dst.mem ? "device" : "host");
+  st = clf_convolve2d_process_frame (self->conv2d, &src, &dst, edge, &err);
+  unmap_side (&dst, &out, &out_map);
+  unmap_side (&src, &in, &in_map);
 
   if (st != CLF_OK) {
     gst_clfft_device_post_error (GST_ELEMENT (self), self->ctx, &err,
@@ -1091,7 +1180,8 @@ gst_clfft_convolve_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   return GST_FLOW_OK;
 
 map_failed:
-  /* a short buffer is the usual cause: say what was expected */
+  /* a short buffer is the usual cause: say what was expected (a device
+   * buffer that fails to map has logged why in clfftmemory) */
   GST_ELEMENT_ERROR (self, STREAM, FAILED,
       ("Cannot map a %dx%d %s frame (%" G_GSIZE_FORMAT " bytes) from an %s "
           "buffer of %" G_GSIZE_FORMAT " bytes",

@@ -50,9 +50,12 @@ struct _GstClfftConvolve
   gchar *device;
   gchar *device_name;           /* clf_context_describe of the last start */
   gboolean kernel_changed;      /* video kernel needs rebuilding */
+  gboolean in_device_caps;      /* negotiated memory:CLFFTBuffer, sink side */
+  gboolean out_device_caps;     /* and src side */
 
   /* streaming thread state */
   ClfContext *ctx;
+  GstAllocator *allocator;      /* device buffers of ctx, for output frames */
   gboolean is_audio;
   GstVideoInfo vinfo;
   GstAudioInfo ainfo;

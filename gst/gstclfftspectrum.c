@@ -17,7 +17,9 @@
  * For video, each frame is replaced by the log-magnitude of its 2D FFT
  * (GRAY8, or GRAY16_LE when downstream asks), DC at the centre, black at
  * threshold dB and white at the frame's peak; with post-messages a
- * `spectrum` message per frame carries the radially averaged power.
+ * `spectrum` message per frame carries the radially averaged power. Frames
+ * from or to another clfft element stay on the device
+ * (video/x-raw(memory:CLFFTBuffer)); other peers get system memory.
  *
  * ## Example launch lines
  * |[
@@ -35,6 +37,7 @@
 
 #include "gstclfftelements.h"
 #include "gstclfftspectrum.h"
+#include "gstclfftmemory.h"
 #include "gstclfftdevice.h"
 
 GST_DEBUG_CATEGORY (gst_clfft_spectrum_debug);
@@ -49,10 +52,15 @@ GST_DEBUG_CATEGORY (gst_clfft_spectrum_debug);
 #define AUDIO_CAPS \
   GST_AUDIO_CAPS_MAKE (AUDIO_FORMATS) ", layout = (string) interleaved"
 
-#define VIDEO_CAPS(formats) \
-  "video/x-raw, format = (string) " formats ", " \
+#define VIDEO_FIELDS(formats) \
+  "format = (string) " formats ", " \
   "width = (int) [ 2, 32768 ], height = (int) [ 2, 32768 ], " \
   "framerate = (fraction) [ 0/1, MAX ]"
+/* frames on the device first, so two clfft elements in a row keep them
+ * there; system memory otherwise */
+#define VIDEO_CAPS(formats) \
+  "video/x-raw(" GST_CAPS_FEATURE_MEMORY_CLFFT_BUFFER "), " \
+  VIDEO_FIELDS (formats) "; video/x-raw, " VIDEO_FIELDS (formats)
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
@@ -1185,12 +1193,56 @@ gst_clfft_spectrum_transform_ip (GstBaseTransform * trans, GstBuffer * buffer)
  * Video processing
  * ---------------------------------------------------------------------- */
 
+/* Plane 0 of buffer for the device: a clfft memory of our context is used
+ * where it is (mapped for the device, which uploads what the CPU wrote
+ * into it); anything else, memories of other contexts too, is mapped for
+ * the CPU. */
+static gboolean
+map_side (GstClfftSpectrum * self, GstBuffer * buffer,
+    const GstVideoInfo * info, gboolean write, GstVideoFrame * frame,
+    GstMapInfo * map, GstClfftSpectrumVideoPlane * plane)
+{
+  gsize offset[GST_VIDEO_MAX_PLANES];
+  gint stride[GST_VIDEO_MAX_PLANES];
+  GstMemory *mem;
+
+  memset (plane, 0, sizeof (*plane));
+  if (gst_clfft_memory_frame_layout (buffer, self->ctx, info, &mem, offset,
+          stride)) {
+    if (!gst_memory_map (mem, map, (write ? GST_MAP_WRITE : GST_MAP_READ) |
+            GST_MAP_CLFFT))
+      return FALSE;
+    plane->mem = gst_clfft_memory_get_cl_mem (map);
+    plane->offset = offset[0];
+    plane->stride = stride[0];
+    return TRUE;
+  }
+  if (!gst_video_frame_map (frame, info, buffer,
+          write ? GST_MAP_WRITE : GST_MAP_READ))
+    return FALSE;
+  plane->data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
+  plane->stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+  return TRUE;
+}
+
+static void
+unmap_side (GstClfftSpectrumVideoPlane * plane, GstVideoFrame * frame,
+    GstMapInfo * map)
+{
+  if (plane->mem)
+    gst_memory_unmap (map->memory, map);
+  else
+    gst_video_frame_unmap (frame);
+}
+
 static GstFlowReturn
 gst_clfft_spectrum_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer * outbuf)
 {
   GstClfftSpectrum *self = GST_CLFFT_SPECTRUM (trans);
   GstVideoFrame in, out;
+  GstMapInfo in_map, out_map;
+  GstClfftSpectrumVideoPlane in_plane, out_plane;
   gint threshold;
   guint bands;
   gboolean post, as_list, ok;
@@ -1213,20 +1265,23 @@ gst_clfft_spectrum_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     self->video_nbands = bands;
   }
 
-  if (!gst_video_frame_map (&in, &self->video_in, inbuf, GST_MAP_READ))
+  if (!map_side (self, inbuf, &self->video_in, FALSE, &in, &in_map, &in_plane))
     goto map_failed;
-  if (!gst_video_frame_map (&out, &self->video_out, outbuf, GST_MAP_WRITE)) {
-    gst_video_frame_unmap (&in);
+  if (!map_side (self, outbuf, &self->video_out, TRUE, &out, &out_map,
+          &out_plane)) {
+    unmap_side (&in_plane, &in, &in_map);
     goto map_failed;
   }
   t0 = g_get_monotonic_time ();
-  ok = gst_clfft_spectrum_video_process (self->video, GST_ELEMENT (self), &in,
-      &out, threshold, bands, self->video_bands);
-  GST_LOG_OBJECT (self, "frame %ux%u: %" G_GINT64_FORMAT " us",
+  ok = gst_clfft_spectrum_video_process (self->video, GST_ELEMENT (self),
+      &in_plane, &out_plane, threshold, bands, self->video_bands);
+  GST_LOG_OBJECT (self, "frame %ux%u, %s -> %s: %" G_GINT64_FORMAT " us",
       GST_VIDEO_INFO_WIDTH (&self->video_in),
-      GST_VIDEO_INFO_HEIGHT (&self->video_in), g_get_monotonic_time () - t0);
-  gst_video_frame_unmap (&out);
-  gst_video_frame_unmap (&in);
+      GST_VIDEO_INFO_HEIGHT (&self->video_in),
+      in_plane.mem ? "device" : "host", out_plane.mem ? "device" : "host",
+      g_get_monotonic_time () - t0);
+  unmap_side (&out_plane, &out, &out_map);
+  unmap_side (&in_plane, &in, &in_map);
   if (!ok)
     return GST_FLOW_ERROR;
 
@@ -1270,7 +1325,7 @@ static GstCaps *
 gst_clfft_spectrum_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  GstCaps *res = gst_caps_new_empty ();
+  GstCaps *res = gst_caps_new_empty (), *tmp;
   guint i;
 
   for (i = 0; i < gst_caps_get_size (caps); i++) {
@@ -1294,10 +1349,13 @@ gst_clfft_spectrum_transform_caps (GstBaseTransform * trans,
         f ? gst_caps_features_copy (f) : NULL);
   }
   res = gst_caps_simplify (res);
+  /* video either side in either memory, the device's first */
+  tmp = gst_clfft_memory_transform_caps (res);
+  gst_caps_unref (res);
+  res = tmp;
 
   if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, res,
-        GST_CAPS_INTERSECT_FIRST);
+    tmp = gst_caps_intersect_full (filter, res, GST_CAPS_INTERSECT_FIRST);
     gst_caps_unref (res);
     res = tmp;
   }
@@ -1407,6 +1465,21 @@ gst_clfft_spectrum_propose_allocation (GstBaseTransform * trans,
   return ret;
 }
 
+/* Output frames on the device come from a pool of device buffers. */
+static gboolean
+gst_clfft_spectrum_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  GstClfftSpectrum *self = GST_CLFFT_SPECTRUM (trans);
+  GstCaps *caps = NULL;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (self->is_video && self->ctx && gst_clfft_caps_has_memory_feature (caps))
+    gst_clfft_memory_decide_allocation (query, self->ctx, &self->allocator);
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
+      query);
+}
+
 /* ------------------------------------------------------------------------
  * State
  * ---------------------------------------------------------------------- */
@@ -1465,6 +1538,8 @@ gst_clfft_spectrum_stop (GstBaseTransform * trans)
   self->video_bands = NULL;
   self->video_nbands = 0;
   self->is_video = FALSE;
+  /* frames still held downstream keep their context through their memory */
+  gst_clear_object (&self->allocator);
   if (self->ctx) {
     clf_context_unref (self->ctx);
     self->ctx = NULL;
@@ -1757,6 +1832,8 @@ gst_clfft_spectrum_class_init (GstClfftSpectrumClass * klass)
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_clfft_spectrum_set_caps);
   trans_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_clfft_spectrum_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_clfft_spectrum_decide_allocation);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_clfft_spectrum_sink_event);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_clfft_spectrum_query);
   trans_class->transform_ip =
@@ -1789,4 +1866,8 @@ gst_clfft_spectrum_init (GstClfftSpectrum * self)
   self->message_format = DEFAULT_MESSAGE_FORMAT;
   self->device = g_strdup (DEFAULT_DEVICE);
   g_mutex_init (&self->lock);
+  /* the base class would put a downstream peer's caps first, which for a
+   * clfft element downstream of a system-memory one is system memory: the
+   * order of transform_caps (frames on the device first) is ours */
+  gst_base_transform_set_prefer_passthrough (GST_BASE_TRANSFORM (self), FALSE);
 }

@@ -70,6 +70,7 @@ struct _GstClfftSpectrum
   GstVideoInfo video_in, video_out;
 
   ClfContext *ctx;
+  GstAllocator *allocator;      /* device buffers of ctx, for output frames */
 
   /* audio: NULL until the first buffer after a reset (as GstSpectrum) */
   GstClfftSpectrumAudio *audio;

@@ -241,10 +241,38 @@ ensure_radial (GstClfftSpectrumVideo * v, guint bands, ClfError * err)
 #define SET_ARG(k, i, val) \
   (status |= clSetKernelArg ((k), (i), sizeof (val), &(val)))
 
+/* A device plane of rows rows of row_bytes fits its buffer and the 32-bit
+ * offsets the kernels take. */
+static gboolean
+check_device_plane (const GstClfftSpectrumVideoPlane * plane,
+    gsize row_bytes, guint rows, const gchar * what, ClfError * err)
+{
+  gsize size = 0, end = plane->offset + (rows - 1) * plane->stride + row_bytes;
+  cl_int status;
+
+  status = clGetMemObjectInfo (plane->mem, CL_MEM_SIZE, sizeof (size), &size,
+      NULL);
+  if (status != CL_SUCCESS) {
+    set_opencl_error (err, status, "clGetMemObjectInfo (frame)");
+    return FALSE;
+  }
+  if (plane->stride < row_bytes || end > size || end > G_MAXUINT32) {
+    err->code = CLF_ERROR_INVALID_ARG;
+    g_snprintf (err->message, sizeof (err->message), "the %s frame (offset %"
+        G_GSIZE_FORMAT ", stride %" G_GSIZE_FORMAT ") does not hold %u rows "
+        "of %" G_GSIZE_FORMAT " bytes inside its %" G_GSIZE_FORMAT
+        "-byte device buffer", what, plane->offset, plane->stride, rows,
+        row_bytes, size);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 gboolean
 gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
-    GstElement * element, GstVideoFrame * in, GstVideoFrame * out,
-    gint threshold, guint bands, gfloat * radial_db)
+    GstElement * element, const GstClfftSpectrumVideoPlane * in,
+    const GstClfftSpectrumVideoPlane * out, gint threshold, guint bands,
+    gfloat * radial_db)
 {
   cl_command_queue q = clf_context_get_queue (v->ctx);
   ClfError err = { 0, };
@@ -252,37 +280,63 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
   cl_int status = CL_SUCCESS;
   cl_uint width = v->width, height = v->height, half = v->half;
   cl_uint is_complex = !v->half, mode = v->mode, pstride = v->pstride;
-  cl_uint in_stride = v->in_row_bytes, out_bpp = v->out_bpp;
+  cl_uint out_bpp = v->out_bpp;
   cl_uint nbands = bands, spec_count = v->spec_count;
+  cl_uint in_stride, in_off[3], out_offset, out_stride;
+  cl_mem src, dst;
   cl_float inv_n2, thr = threshold;
   const cl_uint zero = 0;
-  size_t origin[3] = { 0, 0, 0 };
-  size_t region[3];
+  gsize out_row_bytes = (gsize) v->out_bpp * width;
   size_t gs2[2] = { width, height };
   size_t gs1;
   gdouble n = (gdouble) width * height;
+  guint c;
 
   /* power normalised as the audio mode's: a full-scale DC frame is 0 dB */
   inv_n2 = 1.0 / (n * n);
 
-  region[0] = v->in_row_bytes;
-  region[1] = height;
-  region[2] = 1;
-  status = clEnqueueWriteBufferRect (q, v->raw, CL_FALSE, origin, origin,
-      region, v->in_row_bytes, 0, GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), 0,
-      GST_VIDEO_FRAME_PLANE_DATA (in, 0), 0, NULL, NULL);
-  if (status != CL_SUCCESS) {
-    set_opencl_error (&err, status, "clEnqueueWriteBufferRect (frame)");
-    goto error;
+  /* a frame already on the device is read where it is; a host frame is
+   * uploaded into v->raw */
+  if (in->mem) {
+    what = "reading a frame on the device";
+    if (!check_device_plane (in, v->in_row_bytes, height, "input", &err))
+      goto error;
+    src = in->mem;
+    in_stride = in->stride;
+    for (c = 0; c < 3; c++)
+      in_off[c] = in->offset + v->offset[c];
+  } else {
+    what = "uploading a frame";
+    if (clf_context_upload (v->ctx, v->raw, 0, v->in_row_bytes, in->data,
+            in->stride, v->in_row_bytes, height, FALSE, NULL, &err) != CLF_OK)
+      goto error;
+    src = v->raw;
+    in_stride = v->in_row_bytes;
+    for (c = 0; c < 3; c++)
+      in_off[c] = v->offset[c];
   }
+  /* likewise the spectrum goes straight into a device output frame */
+  if (out->mem) {
+    what = "writing a frame on the device";
+    if (!check_device_plane (out, out_row_bytes, height, "output", &err))
+      goto error;
+    dst = out->mem;
+    out_offset = out->offset;
+    out_stride = out->stride;
+  } else {
+    dst = v->out;
+    out_offset = 0;
+    out_stride = out_row_bytes;
+  }
+  what = "computing the 2D spectrum";
 
-  SET_ARG (v->k_luma, 0, v->raw);
+  SET_ARG (v->k_luma, 0, src);
   SET_ARG (v->k_luma, 1, in_stride);
   SET_ARG (v->k_luma, 2, mode);
   SET_ARG (v->k_luma, 3, pstride);
-  SET_ARG (v->k_luma, 4, v->offset[0]);
-  SET_ARG (v->k_luma, 5, v->offset[1]);
-  SET_ARG (v->k_luma, 6, v->offset[2]);
+  SET_ARG (v->k_luma, 4, in_off[0]);
+  SET_ARG (v->k_luma, 5, in_off[1]);
+  SET_ARG (v->k_luma, 6, in_off[2]);
   SET_ARG (v->k_luma, 7, v->coeff[0]);
   SET_ARG (v->k_luma, 8, v->coeff[1]);
   SET_ARG (v->k_luma, 9, v->coeff[2]);
@@ -330,8 +384,10 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
   SET_ARG (v->k_map, 4, v->peak);
   SET_ARG (v->k_map, 5, inv_n2);
   SET_ARG (v->k_map, 6, thr);
-  SET_ARG (v->k_map, 7, v->out);
+  SET_ARG (v->k_map, 7, dst);
   SET_ARG (v->k_map, 8, out_bpp);
+  SET_ARG (v->k_map, 9, out_offset);
+  SET_ARG (v->k_map, 10, out_stride);
   if (status != CL_SUCCESS) {
     set_opencl_error (&err, status, "clSetKernelArg (spectrum_video_map)");
     goto error;
@@ -382,14 +438,17 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
     }
   }
 
-  what = "reading back the 2D spectrum";
-  region[0] = v->out_bpp * (gsize) width;
-  status = clEnqueueReadBufferRect (q, v->out, CL_TRUE, origin, origin,
-      region, region[0], 0, GST_VIDEO_FRAME_PLANE_STRIDE (out, 0), 0,
-      GST_VIDEO_FRAME_PLANE_DATA (out, 0), 0, NULL, NULL);
-  if (status != CL_SUCCESS) {
-    set_opencl_error (&err, status, "clEnqueueReadBufferRect (spectrum)");
-    goto error;
+  if (out->mem) {
+    /* the radial read and the output frame are complete on return, so the
+     * buffer can go to any thread */
+    what = "waiting for the 2D spectrum";
+    if (clf_context_wait (v->ctx, &err) != CLF_OK)
+      goto error;
+  } else {
+    what = "reading back the 2D spectrum";
+    if (clf_context_download (v->ctx, v->out, 0, out_row_bytes, out->data,
+            out->stride, out_row_bytes, height, TRUE, NULL, &err) != CLF_OK)
+      goto error;
   }
   return TRUE;
 

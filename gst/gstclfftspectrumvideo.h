@@ -24,14 +24,28 @@ GstClfftSpectrumVideo *gst_clfft_spectrum_video_new (GstElement * element,
     ClfContext * ctx, const GstVideoInfo * in, const GstVideoInfo * out);
 void gst_clfft_spectrum_video_free (GstClfftSpectrumVideo * video);
 
+/* Plane 0 of a frame: host bytes (mem NULL), or bytes of a device buffer
+ * of the element's context, e.g. a frame another clfft element left there
+ * (offset below 4 GiB). */
+typedef struct
+{
+  cl_mem mem;
+  gpointer data;                /* plane 0 on the host, when mem is NULL */
+  gsize offset;                 /* byte offset of plane 0 in mem */
+  gsize stride;                 /* bytes between rows */
+} GstClfftSpectrumVideoPlane;
+
 /* Writes the log-magnitude spectrum of in's luma (DC at the centre,
  * threshold dB black, the frame's peak white) into out. When bands > 0 also
  * fills radial_db[bands] with the radially averaged power in dB (band b
  * centred on b / (2 * (bands - 1)) cycles per pixel, clamped to threshold).
- * On failure posts a GST_ELEMENT_ERROR on element and returns FALSE. */
+ * A host side costs one upload or download; a device side is read or
+ * written where it is. Waits until out holds the result. On failure posts
+ * a GST_ELEMENT_ERROR on element and returns FALSE. */
 gboolean gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * video,
-    GstElement * element, GstVideoFrame * in, GstVideoFrame * out,
-    gint threshold, guint bands, gfloat * radial_db);
+    GstElement * element, const GstClfftSpectrumVideoPlane * in,
+    const GstClfftSpectrumVideoPlane * out, gint threshold, guint bands,
+    gfloat * radial_db);
 
 G_END_DECLS
 

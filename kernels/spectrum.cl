@@ -157,12 +157,13 @@ spectrum_video_peak (__global const float2 *spec, const uint count,
 
 /* Output pixel (x, y) shows bin ((x - width / 2) mod width,
  * (y - height / 2) mod height): DC at the centre, as numpy's fftshift.
- * Black at threshold dB, white at the frame's peak. */
+ * Black at threshold dB, white at the frame's peak. Rows of the output
+ * start dst_stride bytes apart from byte dst_offset. */
 __kernel void
 spectrum_video_map (__global const float2 *spec, const uint width,
     const uint height, const uint is_half, __global const uint *peak,
     const float inv_n2, const float threshold, __global uchar *dst,
-    const uint bpp)
+    const uint bpp, const uint dst_offset, const uint dst_stride)
 {
   const uint x = get_global_id (0);
   const uint y = get_global_id (1);
@@ -183,13 +184,13 @@ spectrum_video_map (__global const float2 *spec, const uint width,
     level = clamp ((db - threshold) / range, 0.0f, 1.0f);
   }
 
-  const size_t i = (size_t) y * width + x;
+  __global uchar *row = dst + dst_offset + (size_t) y * dst_stride;
   if (bpp == 2) {
     const uint q = (uint) (level * 65535.0f + 0.5f);
-    dst[2 * i] = q & 0xff;
-    dst[2 * i + 1] = q >> 8;
+    row[2 * x] = q & 0xff;
+    row[2 * x + 1] = q >> 8;
   } else {
-    dst[i] = (uchar) (level * 255.0f + 0.5f);
+    row[x] = (uchar) (level * 255.0f + 0.5f);
   }
 }
 

@@ -480,3 +480,80 @@ clf_context_alloc (ClfContext * ctx, cl_mem_flags flags, size_t size,
   }
   return mem;
 }
+
+/* One rectangle between host and device; plain Write/ReadBuffer when
+ * neither side pads its rows. */
+static ClfStatus
+transfer (ClfContext * ctx, int upload, cl_mem buf, size_t offset,
+    size_t stride, void *host, size_t host_stride, size_t row_bytes,
+    size_t rows, int blocking, cl_event * done, ClfError * err)
+{
+  cl_bool block = blocking ? CL_TRUE : CL_FALSE;
+  cl_int ret;
+
+  if (!buf || !host || row_bytes == 0 || rows == 0 || stride < row_bytes ||
+      host_stride < row_bytes)
+    return clf_set_error (err, CLF_ERROR_INVALID_ARG,
+        "%s of %zu rows of %zu bytes (device stride %zu, host stride %zu)",
+        upload ? "upload" : "download", rows, row_bytes, stride, host_stride);
+  if (rows == 1 || (stride == row_bytes && host_stride == row_bytes)) {
+    size_t bytes = row_bytes * rows;
+
+    if (upload)
+      ret = clEnqueueWriteBuffer (ctx->queue, buf, block, offset, bytes, host,
+          0, NULL, done);
+    else
+      ret = clEnqueueReadBuffer (ctx->queue, buf, block, offset, bytes, host,
+          0, NULL, done);
+  } else {
+    size_t buf_origin[3] = { offset, 0, 0 };
+    size_t host_origin[3] = { 0, 0, 0 };
+    size_t region[3] = { row_bytes, rows, 1 };
+
+    if (upload)
+      ret = clEnqueueWriteBufferRect (ctx->queue, buf, block, buf_origin,
+          host_origin, region, stride, 0, host_stride, 0, host, 0, NULL, done);
+    else
+      ret = clEnqueueReadBufferRect (ctx->queue, buf, block, buf_origin,
+          host_origin, region, stride, 0, host_stride, 0, host, 0, NULL, done);
+  }
+  if (ret != CL_SUCCESS)
+    return clf_set_cl_error (err, ret, upload ? "uploading a frame "
+        "(clEnqueueWriteBuffer)" : "downloading a frame (clEnqueueReadBuffer)");
+  clf_debug_count_transfer (upload, row_bytes * rows);
+  return CLF_OK;
+}
+
+ClfStatus
+clf_context_upload (ClfContext * ctx, cl_mem buf, size_t offset,
+    size_t stride, const void *host, size_t host_stride, size_t row_bytes,
+    size_t rows, int blocking, cl_event * done, ClfError * err)
+{
+  return transfer (ctx, 1, buf, offset, stride, (void *) host, host_stride,
+      row_bytes, rows, blocking, done, err);
+}
+
+ClfStatus
+clf_context_download (ClfContext * ctx, cl_mem buf, size_t offset,
+    size_t stride, void *host, size_t host_stride, size_t row_bytes,
+    size_t rows, int blocking, cl_event * done, ClfError * err)
+{
+  return transfer (ctx, 0, buf, offset, stride, host, host_stride,
+      row_bytes, rows, blocking, done, err);
+}
+
+ClfStatus
+clf_context_wait (ClfContext * ctx, ClfError * err)
+{
+  cl_event marker = NULL;
+  cl_int ret;
+
+  ret = clEnqueueMarkerWithWaitList (ctx->queue, 0, NULL, &marker);
+  if (ret != CL_SUCCESS)
+    return clf_set_cl_error (err, ret, "clEnqueueMarkerWithWaitList");
+  ret = clWaitForEvents (1, &marker);
+  clReleaseEvent (marker);
+  if (ret != CL_SUCCESS)
+    return clf_set_cl_error (err, ret, "clWaitForEvents");
+  return CLF_OK;
+}

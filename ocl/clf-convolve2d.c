@@ -672,16 +672,25 @@ clf_convolve2d_configure (ClfConvolve2d * conv,
 
 /* ---- per frame ---------------------------------------------------------- */
 
+/* The planes the kernels work on: conv->raw (packed) when the result goes
+ * to the host, else the device destination itself. */
+typedef struct
+{
+  cl_mem mem;
+  size_t offset[CLF_CONVOLVE2D_MAX_PLANES];
+  size_t stride[CLF_CONVOLVE2D_MAX_PLANES];
+} Work;
+
 static ClfStatus
-enqueue_channel (ClfConvolve2d * conv, const Group * g, unsigned b,
-    int unpack, cl_int edge, ClfError * err)
+enqueue_channel (ClfConvolve2d * conv, const Work * w, const Group * g,
+    unsigned b, int unpack, cl_int edge, ClfError * err)
 {
   const ClfChannel2d *ch = &conv->layout.channels[g->channels[b]];
   cl_kernel k = unpack ? conv->unpack : conv->pack;
-  cl_uint offset = (cl_uint) (conv->plane_offset[ch->plane] + ch->offset);
+  cl_uint offset = (cl_uint) (w->offset[ch->plane] + ch->offset);
   cl_uint pstride = (cl_uint) ch->pixel_stride;
-  cl_uint row_bytes = (cl_uint) conv->layout.row_bytes[ch->plane];
-  cl_int w = (cl_int) ch->width, h = (cl_int) ch->height;
+  cl_uint row_bytes = (cl_uint) w->stride[ch->plane];
+  cl_int width = (cl_int) ch->width, h = (cl_int) ch->height;
   cl_int bits16 = ch->bits == 16;
   cl_int nx = (cl_int) g->nx, ny = (cl_int) g->ny;
   cl_int left = (cl_int) (g->kw - 1 - g->cx), top = (cl_int) (g->kh - 1 -
@@ -690,11 +699,11 @@ enqueue_channel (ClfConvolve2d * conv, const Group * g, unsigned b,
   cl_int ret;
   cl_uint a = 0;
 
-  SET_ARG (k, a++, conv->raw, "raw");
+  SET_ARG (k, a++, w->mem, "raw");
   SET_ARG (k, a++, offset, "offset");
   SET_ARG (k, a++, pstride, "pixel_stride");
   SET_ARG (k, a++, row_bytes, "row_bytes");
-  SET_ARG (k, a++, w, "width");
+  SET_ARG (k, a++, width, "width");
   SET_ARG (k, a++, h, "height");
   SET_ARG (k, a++, bits16, "bits16");
   SET_ARG (k, a++, g->grid, "grid");
@@ -710,61 +719,73 @@ enqueue_channel (ClfConvolve2d * conv, const Group * g, unsigned b,
   return enqueue_2d (conv, k, ch->width, ch->height, "packing a channel", err);
 }
 
-/* Rectangle copy of one plane between host rows of `stride` bytes and the
- * packed plane in conv->raw. */
+/* Puts src's planes into the working planes: an upload from the host, a
+ * copy on the device from another buffer, nothing when src is them. */
 static ClfStatus
-copy_plane (ClfConvolve2d * conv, unsigned p, int upload, void *host,
-    size_t stride, cl_event * done, ClfError * err)
+fill_work (ClfConvolve2d * conv, const ClfFrame2d * src, const Work * w,
+    ClfError * err)
 {
+  const ClfFrameLayout2d *l = &conv->layout;
   cl_command_queue queue = clf_context_get_queue (conv->ctx);
-  size_t buf_origin[3] = { conv->plane_offset[p], 0, 0 };
-  size_t host_origin[3] = { 0, 0, 0 };
-  size_t region[3] = { conv->layout.row_bytes[p], conv->layout.rows[p], 1 };
+  ClfStatus st;
   cl_int ret;
 
-  /* rows without padding: one linear copy (drivers may split rectangle
-   * copies of pageable memory into one transfer per row) */
-  if (stride == region[0]) {
-    size_t bytes = region[0] * region[1];
-    if (upload)
-      ret = clEnqueueWriteBuffer (queue, conv->raw, CL_FALSE, buf_origin[0],
-          bytes, host, 0, NULL, done);
-    else
-      ret = clEnqueueReadBuffer (queue, conv->raw, CL_FALSE, buf_origin[0],
-          bytes, host, 0, NULL, done);
-  } else if (upload)
-    ret = clEnqueueWriteBufferRect (queue, conv->raw, CL_FALSE, buf_origin,
-        host_origin, region, region[0], 0, stride, 0, host, 0, NULL, done);
-  else
-    ret = clEnqueueReadBufferRect (queue, conv->raw, CL_FALSE, buf_origin,
-        host_origin, region, region[0], 0, stride, 0, host, 0, NULL, done);
-  if (ret != CL_SUCCESS)
-    return clf_set_cl_error (err, ret, upload ? "uploading a frame plane" :
-        "downloading a frame plane");
+  for (unsigned p = 0; p < l->n_planes; p++) {
+    size_t src_origin[3] = { src->offset[p], 0, 0 };
+    size_t dst_origin[3] = { w->offset[p], 0, 0 };
+    size_t region[3] = { l->row_bytes[p], l->rows[p], 1 };
+
+    if (!src->mem) {
+      st = clf_context_upload (conv->ctx, w->mem, w->offset[p], w->stride[p],
+          src->host[p], src->stride[p], l->row_bytes[p], l->rows[p], 0, NULL,
+          err);
+      if (st != CLF_OK)
+        return st;
+      continue;
+    }
+    if (src->mem == w->mem && src->offset[p] == w->offset[p] &&
+        src->stride[p] == w->stride[p])
+      continue;
+    ret = clEnqueueCopyBufferRect (queue, src->mem, w->mem, src_origin,
+        dst_origin, region, src->stride[p], 0, w->stride[p], 0, 0, NULL, NULL);
+    if (ret != CL_SUCCESS)
+      return clf_set_cl_error (err, ret,
+          "clEnqueueCopyBufferRect (frame on the device)");
+  }
   return CLF_OK;
 }
 
-/* Queues one frame; *done receives the event of the last download. */
+/* Queues one frame; when dst is on the host, *done receives the event of
+ * the last download. */
 static ClfStatus
-enqueue_frame (ClfConvolve2d * conv, const void *const *src,
-    const size_t *src_stride, void *const *dst, const size_t *dst_stride,
-    cl_int edge, cl_event * done, ClfError * err)
+enqueue_frame (ClfConvolve2d * conv, const ClfFrame2d * src,
+    const ClfFrame2d * dst, cl_int edge, cl_event * done, ClfError * err)
 {
   const ClfFrameLayout2d *l = &conv->layout;
   cl_kernel k = conv->multiply_spectrum;
+  Work w;
   cl_int ret;
   ClfStatus st;
 
-  for (unsigned p = 0; p < l->n_planes; p++)
-    if ((st = copy_plane (conv, p, 1, (void *) src[p], src_stride[p],
-                NULL, err)) != CLF_OK)
-      return st;
+  /* a device destination is worked on in place: the kernels unpack from
+   * and pack into the frame there, so no copy back is needed */
+  if (dst->mem) {
+    w.mem = dst->mem;
+    memcpy (w.offset, dst->offset, sizeof (w.offset));
+    memcpy (w.stride, dst->stride, sizeof (w.stride));
+  } else {
+    w.mem = conv->raw;
+    memcpy (w.offset, conv->plane_offset, sizeof (w.offset));
+    memcpy (w.stride, l->row_bytes, sizeof (w.stride));
+  }
+  if ((st = fill_work (conv, src, &w, err)) != CLF_OK)
+    return st;
   for (unsigned i = 0; i < conv->n_groups; i++) {
     const Group *g = &conv->groups[i];
     cl_uint count = (cl_uint) ((g->nx / 2 + 1) * g->ny);
 
     for (unsigned b = 0; b < g->batch; b++)
-      if ((st = enqueue_channel (conv, g, b, 1, edge, err)) != CLF_OK)
+      if ((st = enqueue_channel (conv, &w, g, b, 1, edge, err)) != CLF_OK)
         return st;
     if ((st = clf_plan_enqueue (g->fwd, g->grid, g->spec, err)) != CLF_OK)
       return st;
@@ -777,20 +798,53 @@ enqueue_frame (ClfConvolve2d * conv, const void *const *src,
     if ((st = clf_plan_enqueue (g->inv, g->spec, g->grid, err)) != CLF_OK)
       return st;
     for (unsigned b = 0; b < g->batch; b++)
-      if ((st = enqueue_channel (conv, g, b, 0, edge, err)) != CLF_OK)
+      if ((st = enqueue_channel (conv, &w, g, b, 0, edge, err)) != CLF_OK)
         return st;
   }
+  if (dst->mem)
+    return CLF_OK;
   for (unsigned p = 0; p < l->n_planes; p++)
-    if ((st = copy_plane (conv, p, 0, dst[p], dst_stride[p],
-                p + 1 == l->n_planes ? done : NULL, err)) != CLF_OK)
+    if ((st = clf_context_download (conv->ctx, w.mem, w.offset[p],
+                w.stride[p], dst->host[p], dst->stride[p], l->row_bytes[p],
+                l->rows[p], 0, p + 1 == l->n_planes ? done : NULL,
+                err)) != CLF_OK)
       return st;
   return CLF_OK;
 }
 
+/* A side of a frame fits the layout: host planes are given, device planes
+ * lie inside the buffer and within the 32-bit offsets the kernels take. */
+static ClfStatus
+check_frame (ClfConvolve2d * conv, const ClfFrame2d * f, const char *what,
+    ClfError * err)
+{
+  const ClfFrameLayout2d *l = &conv->layout;
+  size_t size = 0;
+  cl_int ret;
+
+  if (f->mem) {
+    ret = clGetMemObjectInfo (f->mem, CL_MEM_SIZE, sizeof (size), &size, NULL);
+    if (ret != CL_SUCCESS)
+      return clf_set_cl_error (err, ret, "clGetMemObjectInfo (frame)");
+  }
+  for (unsigned p = 0; p < l->n_planes; p++) {
+    size_t end = f->offset[p] + (l->rows[p] - 1) * f->stride[p] +
+        l->row_bytes[p];
+
+    if (f->stride[p] < l->row_bytes[p] || (!f->mem && !f->host[p]) ||
+        (f->mem && (end > size || end > UINT32_MAX)))
+      return clf_set_error (err, CLF_ERROR_INVALID_ARG,
+          "%s plane %u (%s, offset %zu, stride %zu) does not hold %zu rows "
+          "of %zu bytes%s", what, p, f->mem ? "device" : "host",
+          f->offset[p], f->stride[p], l->rows[p], l->row_bytes[p],
+          f->mem ? " inside its buffer" : "");
+  }
+  return CLF_OK;
+}
+
 ClfStatus
-clf_convolve2d_process (ClfConvolve2d * conv, const void *const *src,
-    const size_t *src_stride, void *const *dst, const size_t *dst_stride,
-    ClfEdgeMode edge, ClfError * err)
+clf_convolve2d_process_frame (ClfConvolve2d * conv, const ClfFrame2d * src,
+    const ClfFrame2d * dst, ClfEdgeMode edge, ClfError * err)
 {
   cl_event done = NULL;
   ClfStatus st;
@@ -801,15 +855,21 @@ clf_convolve2d_process (ClfConvolve2d * conv, const void *const *src,
         "clf_convolve2d_process before a successful configure");
   if (edge < CLF_EDGE_CLAMP || edge > CLF_EDGE_ZERO)
     return clf_set_error (err, CLF_ERROR_INVALID_ARG, "edge mode %d", edge);
+  if ((st = check_frame (conv, src, "source", err)) != CLF_OK ||
+      (st = check_frame (conv, dst, "destination", err)) != CLF_OK)
+    return st;
 
-  st = enqueue_frame (conv, src, src_stride, dst, dst_stride, (cl_int) edge,
-      &done, err);
-  if (st == CLF_OK) {
+  st = enqueue_frame (conv, src, dst, (cl_int) edge, &done, err);
+  if (st == CLF_OK && done) {
     /* the queue is in order and shared: waiting for our last read, not
      * clFinish, keeps other elements' work out of this frame's time */
     ret = clWaitForEvents (1, &done);
     if (ret != CL_SUCCESS)
       st = clf_set_cl_error (err, ret, "clWaitForEvents");
+  } else if (st == CLF_OK) {
+    /* a frame left on the device is complete when this returns, so its
+     * buffer can be handed on to any thread or mapped at once */
+    st = clf_context_wait (conv->ctx, err);
   } else {
     /* queued transfers may still use the host planes */
     clFinish (clf_context_get_queue (conv->ctx));
@@ -817,4 +877,24 @@ clf_convolve2d_process (ClfConvolve2d * conv, const void *const *src,
   if (done)
     clReleaseEvent (done);
   return st;
+}
+
+ClfStatus
+clf_convolve2d_process (ClfConvolve2d * conv, const void *const *src,
+    const size_t *src_stride, void *const *dst, const size_t *dst_stride,
+    ClfEdgeMode edge, ClfError * err)
+{
+  ClfFrame2d in, out;
+
+  memset (&in, 0, sizeof (in));
+  memset (&out, 0, sizeof (out));
+  if (conv->configured) {
+    for (unsigned p = 0; p < conv->layout.n_planes; p++) {
+      in.host[p] = (void *) src[p];
+      in.stride[p] = src_stride[p];
+      out.host[p] = dst[p];
+      out.stride[p] = dst_stride[p];
+    }
+  }
+  return clf_convolve2d_process_frame (conv, &in, &out, edge, err);
 }

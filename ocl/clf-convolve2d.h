@@ -83,8 +83,9 @@ typedef struct
  * So the cost depends on the frame plus the kernel extent, not on the
  * number of taps: large radii grow the padded grid (and the memory), a
  * radius of 1000 on 1920x1080 needs about 4000 x 3100 per channel. Frame
- * and kernel spectra stay on the device; one frame is one upload, one
- * download. */
+ * and kernel spectra stay on the device; one frame from and to the host
+ * is one upload and one download per plane, none for a frame that is
+ * already on the device (clf_convolve2d_process_frame). */
 typedef struct _ClfConvolve2d ClfConvolve2d;
 
 ClfConvolve2d *clf_convolve2d_new (ClfContext * ctx, ClfError * err);
@@ -101,10 +102,35 @@ ClfStatus clf_convolve2d_configure (ClfConvolve2d * conv,
     unsigned n_kernels, ClfError * err);
 
 /* Convolves one frame: src[p] / src_stride[p] for each plane in, dst[p] /
- * dst_stride[p] out (may equal src). Waits for the result. */
+ * dst_stride[p] out (may equal src). Waits for the result. The host case
+ * of clf_convolve2d_process_frame. */
 ClfStatus clf_convolve2d_process (ClfConvolve2d * conv,
     const void *const *src, const size_t * src_stride, void *const *dst,
     const size_t * dst_stride, ClfEdgeMode edge, ClfError * err);
+
+/* One side of a frame for clf_convolve2d_process_frame: planes on the
+ * host (mem NULL: plane p at host[p], rows stride[p] bytes apart) or in a
+ * device buffer of the context (plane p at byte offset[p] of mem, rows
+ * stride[p] bytes apart; offsets below 4 GiB), e.g. a frame another
+ * element left there. Strides are at least the layout's row_bytes. */
+typedef struct
+{
+  cl_mem mem;
+  void *host[CLF_CONVOLVE2D_MAX_PLANES];
+  size_t offset[CLF_CONVOLVE2D_MAX_PLANES];
+  size_t stride[CLF_CONVOLVE2D_MAX_PLANES];
+} ClfFrame2d;
+
+/* Convolves one frame from src into dst, each on the host or the device:
+ * a host side is one upload or download per plane; a device source is
+ * read where it is (copied into a device destination first, unless it is
+ * that same buffer and layout: in place); a device destination is worked
+ * on in place and never downloaded. Bytes that belong to no channel get
+ * src's; the padding between dst's rows and planes is left as it was.
+ * Waits until dst holds the result. */
+ClfStatus clf_convolve2d_process_frame (ClfConvolve2d * conv,
+    const ClfFrame2d * src, const ClfFrame2d * dst, ClfEdgeMode edge,
+    ClfError * err);
 
 /* The smallest 2^a 3^b 5^c 7^d >= frame + kernel - 1 (even if even_only). */
 size_t clf_convolve2d_padded_length (size_t frame, size_t kernel,

@@ -112,3 +112,32 @@ clf_debug_should_fail_alloc (void)
   }
   return 0;
 }
+
+static unsigned long transfer_calls[2];
+static unsigned long long transfer_bytes[2];
+
+void
+clf_debug_count_transfer (int upload, size_t bytes)
+{
+  __atomic_add_fetch (&transfer_calls[upload != 0], 1, __ATOMIC_SEQ_CST);
+  __atomic_add_fetch (&transfer_bytes[upload != 0], bytes, __ATOMIC_SEQ_CST);
+}
+
+void
+clf_debug_get_transfers (ClfTransferCounts * counts)
+{
+  counts->uploads = __atomic_load_n (&transfer_calls[1], __ATOMIC_SEQ_CST);
+  counts->downloads = __atomic_load_n (&transfer_calls[0], __ATOMIC_SEQ_CST);
+  counts->upload_bytes = __atomic_load_n (&transfer_bytes[1], __ATOMIC_SEQ_CST);
+  counts->download_bytes = __atomic_load_n (&transfer_bytes[0],
+      __ATOMIC_SEQ_CST);
+}
+
+void
+clf_debug_reset_transfers (void)
+{
+  for (int i = 0; i < 2; i++) {
+    __atomic_store_n (&transfer_calls[i], 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n (&transfer_bytes[i], 0, __ATOMIC_SEQ_CST);
+  }
+}

@@ -23,6 +23,9 @@ const char *clf_cl_error_name (cl_int clerr);
 /* Test hook: non-zero when the next device allocation must fail. */
 int clf_debug_should_fail_alloc (void);
 
+/* Test hook: records one frame transfer (clf_context_upload/download). */
+void clf_debug_count_transfer (int upload, size_t bytes);
+
 /* Program cache (clf-program-cache.c) */
 cl_program clf_program_build_cached (cl_context context, cl_device_id device,
     const char *name, const char *source, const char *options,

@@ -61,6 +61,24 @@ cl_kernel clf_context_create_kernel (ClfContext * ctx, const char *program,
 cl_mem clf_context_alloc (ClfContext * ctx, cl_mem_flags flags, size_t size,
     ClfError * err);
 
+/* Host <-> device copies of frame bytes on the context's queue: rows rows
+ * of row_bytes bytes, stride bytes apart in buf from offset and
+ * host_stride bytes apart at host. One clEnqueueWriteBuffer /
+ * clEnqueueReadBuffer (the Rect variant when either side pads its rows);
+ * blocking and done (may be NULL) as in those calls. Frames cross between
+ * host and device through these two only, so clf_debug_get_transfers
+ * counts them. */
+ClfStatus clf_context_upload (ClfContext * ctx, cl_mem buf, size_t offset,
+    size_t stride, const void *host, size_t host_stride, size_t row_bytes,
+    size_t rows, int blocking, cl_event * done, ClfError * err);
+ClfStatus clf_context_download (ClfContext * ctx, cl_mem buf, size_t offset,
+    size_t stride, void *host, size_t host_stride, size_t row_bytes,
+    size_t rows, int blocking, cl_event * done, ClfError * err);
+
+/* Waits until the work queued so far on the context's queue has run (a
+ * marker and its event; the queue is in order). */
+ClfStatus clf_context_wait (ClfContext * ctx, ClfError * err);
+
 /* Lists every platform/device as lines "P:D  type  platform / device\n".
  * Returns a malloc'ed string (free it), or NULL with err set. */
 char *clf_list_devices (ClfError * err);
@@ -139,6 +157,18 @@ void clf_debug_force_column_split (int on);
  * once per work-group size, so sweeps over many lengths compile far less
  * (the transforms run somewhat slower). */
 void clf_debug_round_work_groups (int on);
+
+/* Frame copies between host and device (clf_context_upload and
+ * clf_context_download calls, and their bytes) since the last reset.
+ * Process-wide, for tests that check how often frames cross. */
+typedef struct
+{
+  unsigned long uploads, downloads;
+  unsigned long long upload_bytes, download_bytes;
+} ClfTransferCounts;
+
+void clf_debug_get_transfers (ClfTransferCounts * counts);
+void clf_debug_reset_transfers (void);
 
 #ifdef __cplusplus
 }

@@ -866,8 +866,13 @@ static void
 gst_clfft_convolve_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer)
 {
-  GstClockTime stream_time = gst_segment_to_stream_time (&trans->segment,
-      GST_FORMAT_TIME, GST_BUFFER_PTS (buffer));
+  GstClockTime stream_time = GST_CLOCK_TIME_NONE;
+
+  /* only a TIME segment maps timestamps to stream time (appsrc's default
+   * segment is BYTES) */
+  if (trans->segment.format == GST_FORMAT_TIME)
+    stream_time = gst_segment_to_stream_time (&trans->segment,
+        GST_FORMAT_TIME, GST_BUFFER_PTS (buffer));
 
   if (GST_CLOCK_TIME_IS_VALID (stream_time))
     gst_object_sync_values (GST_OBJECT (trans), stream_time);

@@ -790,11 +790,18 @@ spectrum_message_new (GstClfftSpectrum * self, GstClockTime timestamp,
   GstClockTime running_time, stream_time, endtime;
   GstStructure *s;
 
-  running_time = gst_segment_to_running_time (&trans->segment,
-      GST_FORMAT_TIME, timestamp);
-  stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
-      timestamp);
-  /* endtime is deprecated in spectrum but kept, with its arithmetic */
+  /* a segment in another format (appsrc's default BYTES) has no times to
+   * convert to: the fields say so rather than GLib warning on each message */
+  if (trans->segment.format == GST_FORMAT_TIME) {
+    running_time = gst_segment_to_running_time (&trans->segment,
+        GST_FORMAT_TIME, timestamp);
+    stream_time = gst_segment_to_stream_time (&trans->segment,
+        GST_FORMAT_TIME, timestamp);
+  } else {
+    running_time = stream_time = GST_CLOCK_TIME_NONE;
+  }
+  /* endtime is deprecated in spectrum but kept, with its arithmetic (an
+   * invalid stream time wraps there too) */
   endtime = stream_time + duration;
 
   s = gst_structure_new ("spectrum",

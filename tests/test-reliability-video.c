@@ -454,6 +454,80 @@ GST_START_TEST (test_spectrum_odd_buffers)
 
 GST_END_TEST;
 
+/* ---- segments not in TIME ------------------------------------------------ */
+
+/* appsrc's default segment is BYTES: buffers flow without GLib criticals
+ * (gst-check fails on those), and spectrum messages carry no running or
+ * stream time rather than made-up ones. */
+static void
+bytes_segment (const gchar * element, const gchar * caps, gsize size,
+    guint buffers, gboolean expect_messages)
+{
+  gchar *desc = g_strdup_printf ("appsrc name=src caps=\"%s\" ! %s ! "
+      "appsink name=sink sync=false", caps, element);
+  GstElement *pipe = gst_parse_launch (desc, NULL);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipe), "src");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstMessage *m;
+  guint i, got = 0, messages = 0;
+  GstSample *sample;
+  GstFlowReturn ret;
+
+  fail_unless (pipe != NULL, "%s", desc);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  for (i = 0; i < buffers; i++) {
+    GstBuffer *b = gst_buffer_new_allocate (NULL, size, NULL);
+    gst_buffer_memset (b, 0, 40 + i, size);
+    GST_BUFFER_PTS (b) = i * GST_SECOND / 10;
+    g_signal_emit_by_name (src, "push-buffer", b, &ret);
+    gst_buffer_unref (b);
+    fail_unless_equals_int (ret, GST_FLOW_OK);
+  }
+  g_signal_emit_by_name (src, "end-of-stream", &ret);
+  for (;;) {
+    sample = NULL;
+    g_signal_emit_by_name (sink, "pull-sample", &sample);
+    if (!sample)
+      break;
+    got++;
+    gst_sample_unref (sample);
+  }
+  fail_unless_equals_int (got, buffers);
+  while ((m = gst_bus_pop (bus))) {
+    fail_if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR, "%s: error", desc);
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ELEMENT &&
+        gst_message_has_name (m, "spectrum")) {
+      const GstStructure *st = gst_message_get_structure (m);
+      guint64 rt = 0;
+      fail_unless (gst_structure_get_uint64 (st, "running-time", &rt));
+      fail_unless_equals_uint64 (rt, GST_CLOCK_TIME_NONE);
+      messages++;
+    }
+    gst_message_unref (m);
+  }
+  if (expect_messages)
+    fail_unless (messages > 0, "%s: no spectrum messages", desc);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  g_free (desc);
+}
+
+GST_START_TEST (test_bytes_segment)
+{
+  bytes_segment ("clfftconvolve radius=2",
+      "video/x-raw,format=GRAY8,width=16,height=8,framerate=10/1", 16 * 8, 5,
+      FALSE);
+  bytes_segment ("clfftspectrum bands=16 interval=10000000",
+      "audio/x-raw,format=" GST_AUDIO_NE (F32) ",layout=interleaved,"
+      "rate=8000,channels=1", 800 * sizeof (gfloat), 3, TRUE);
+}
+
+GST_END_TEST;
+
 /* ---- switching between audio and video ---------------------------------- */
 
 static gchar *
@@ -594,6 +668,7 @@ reliability_video_suite (void)
   tcase_add_test (tc, test_spectrum_sizes);
   tcase_add_test (tc, test_convolve_odd_buffers);
   tcase_add_test (tc, test_spectrum_odd_buffers);
+  tcase_add_test (tc, test_bytes_segment);
   tcase_add_test (tc, test_convolve_media_switch);
   tcase_add_test (tc, test_spectrum_media_switch);
   return s;

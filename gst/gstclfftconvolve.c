@@ -52,6 +52,7 @@
 #include "gstclfftelements.h"
 #include "gstclfftkernelfile.h"
 #include "gstclfftmemory.h"
+#include "gstclfftpinned.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_clfft_convolve_debug);
 #define GST_CAT_DEFAULT gst_clfft_convolve_debug
@@ -171,6 +172,8 @@ static gboolean gst_clfft_convolve_query (GstBaseTransform * trans,
     GstPadDirection direction, GstQuery * query);
 static gboolean gst_clfft_convolve_decide_allocation (GstBaseTransform *
     trans, GstQuery * query);
+static gboolean gst_clfft_convolve_propose_allocation (GstBaseTransform *
+    trans, GstQuery * decide_query, GstQuery * query);
 static void gst_clfft_convolve_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer);
 static GstFlowReturn gst_clfft_convolve_generate_output (GstBaseTransform *
@@ -275,6 +278,8 @@ gst_clfft_convolve_class_init (GstClfftConvolveClass * klass)
   trans_class->query = GST_DEBUG_FUNCPTR (gst_clfft_convolve_query);
   trans_class->decide_allocation =
       GST_DEBUG_FUNCPTR (gst_clfft_convolve_decide_allocation);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_clfft_convolve_propose_allocation);
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_clfft_convolve_before_transform);
   trans_class->generate_output =
@@ -641,6 +646,7 @@ gst_clfft_convolve_stop (GstBaseTransform * trans)
   self->conv2d_ready = FALSE;
   /* frames still held downstream keep their context through their memory */
   gst_clear_object (&self->allocator);
+  gst_clear_object (&self->pinned);
   g_clear_pointer (&self->ctx, clf_context_unref);
   return TRUE;
 }
@@ -846,6 +852,9 @@ gst_clfft_convolve_decide_allocation (GstBaseTransform * trans,
     /* frames stay on the device: a pool of device buffers */
     gst_clfft_memory_decide_allocation (query, self->ctx, &self->allocator);
   } else if (gst_query_get_n_allocation_pools (query) == 0 && caps
+      && gst_clfft_pinned_add_pool (query, caps, self->ctx, &self->pinned)) {
+    /* system memory frames in page-locked memory: downloads at full speed */
+  } else if (gst_query_get_n_allocation_pools (query) == 0 && caps
       && gst_video_info_from_caps (&info, caps)) {
     GstBufferPool *pool = gst_video_buffer_pool_new ();
     GstStructure *config = gst_buffer_pool_get_config (pool);
@@ -857,6 +866,30 @@ gst_clfft_convolve_decide_allocation (GstBaseTransform * trans,
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
       query);
+}
+
+/* Upstream gets a pool of page-locked frames for system memory video, so
+ * the upload reads them at full speed; device memory needs none (the
+ * frames are already where they are used). */
+static gboolean
+gst_clfft_convolve_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstClfftConvolve *self = GST_CLFFT_CONVOLVE (trans);
+  GstCaps *caps = NULL;
+
+  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
+          decide_query, query))
+    return FALSE;
+  if (self->is_audio || gst_base_transform_is_passthrough (trans))
+    return TRUE;
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (caps && !gst_clfft_caps_has_memory_feature (caps)) {
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+    if (gst_query_get_n_allocation_pools (query) == 0)
+      gst_clfft_pinned_add_pool (query, caps, self->ctx, &self->pinned);
+  }
+  return TRUE;
 }
 
 /* ---- processing --------------------------------------------------------- */

@@ -56,6 +56,7 @@ struct _GstClfftConvolve
   /* streaming thread state */
   ClfContext *ctx;
   GstAllocator *allocator;      /* device buffers of ctx, for output frames */
+  GstAllocator *pinned;         /* page-locked system memory of ctx */
   gboolean is_audio;
   GstVideoInfo vinfo;
   GstAudioInfo ainfo;

@@ -38,6 +38,7 @@
 #include "gstclfftelements.h"
 #include "gstclfftspectrum.h"
 #include "gstclfftmemory.h"
+#include "gstclfftpinned.h"
 #include "gstclfftdevice.h"
 
 GST_DEBUG_CATEGORY (gst_clfft_spectrum_debug);
@@ -1466,7 +1467,14 @@ gst_clfft_spectrum_propose_allocation (GstBaseTransform * trans,
       decide_query, query);
   /* frames are mapped through GstVideoFrame: any stride is fine */
   if (self->is_video && !gst_base_transform_is_passthrough (trans)) {
+    GstCaps *caps = NULL;
+
     gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+    /* system memory frames in mapped OpenCL host memory: uploads by DMA */
+    gst_query_parse_allocation (query, &caps, NULL);
+    if (caps && !gst_clfft_caps_has_memory_feature (caps) &&
+        gst_query_get_n_allocation_pools (query) == 0)
+      gst_clfft_pinned_add_pool (query, caps, self->ctx, &self->pinned);
     ret = TRUE;
   }
   return ret;
@@ -1547,6 +1555,7 @@ gst_clfft_spectrum_stop (GstBaseTransform * trans)
   self->is_video = FALSE;
   /* frames still held downstream keep their context through their memory */
   gst_clear_object (&self->allocator);
+  gst_clear_object (&self->pinned);
   if (self->ctx) {
     clf_context_unref (self->ctx);
     self->ctx = NULL;

@@ -71,6 +71,7 @@ struct _GstClfftSpectrum
 
   ClfContext *ctx;
   GstAllocator *allocator;      /* device buffers of ctx, for output frames */
+  GstAllocator *pinned;         /* mapped host memory of ctx, for input frames */
 
   /* audio: NULL until the first buffer after a reset (as GstSpectrum) */
   GstClfftSpectrumAudio *audio;

@@ -743,6 +743,102 @@ GST_START_TEST (test_pool_reuse)
 
 GST_END_TEST;
 
+static GstPadProbeReturn
+pinned_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  guint *count = user_data;
+  GstMemory *mem = gst_buffer_peek_memory (GST_PAD_PROBE_INFO_BUFFER (info),
+      0);
+
+  if (gst_memory_is_type (mem, "CLFFTPinned"))
+    (*count)++;
+  return GST_PAD_PROBE_OK;
+}
+
+/* In system memory the frames a clfft element reads (from the pool it
+ * proposes upstream) and writes (from the pool it decides on) are mapped
+ * OpenCL host memory, which drivers copy by DMA; they behave as ordinary
+ * memory: shared regions, copies and maps after the pipeline is gone. */
+GST_START_TEST (test_pinned_system_memory)
+{
+  const guint n = 6;
+  gchar *src = g_strdup_printf (SOURCE, n, "GRAY8", 64, 48);
+  gchar *desc = g_strdup_printf ("%s ! clfftconvolve name=c radius=3 ! "
+      "appsink name=sink caps=video/x-raw", src);
+  gchar *ref_desc = g_strdup_printf ("%s ! clfftconvolve radius=3 ! "
+      "video/x-raw ! videoconvert ! video/x-raw,format=GRAY8 ! "
+      "appsink name=sink caps=video/x-raw", src);
+  GstElement *pipe = parse (desc);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  GstElement *c = gst_bin_get_by_name (GST_BIN (pipe), "c");
+  GstPad *pad = gst_element_get_static_pad (c, "sink");
+  guint pinned_in = 0, pinned_out = 0;
+  GPtrArray *frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_buffer_unref);
+  const gchar *none[] = { NULL };
+  gboolean unused;
+  Run ref;
+  GstSample *s;
+  guint i;
+
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, pinned_probe, &pinned_in,
+      NULL);
+  play (pipe);
+  while ((s = pull (sink))) {
+    GstBuffer *b = gst_sample_get_buffer (s);
+
+    if (gst_memory_is_type (gst_buffer_peek_memory (b, 0), "CLFFTPinned"))
+      pinned_out++;
+    g_ptr_array_add (frames, gst_buffer_ref (b));
+    gst_sample_unref (s);
+  }
+  collect_messages (pipe, NULL);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pad);
+  gst_object_unref (c);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  fail_unless_equals_int (frames->len, n);
+  fail_unless_equals_int (pinned_in, n);
+  fail_unless_equals_int (pinned_out, n);
+
+  /* the same frames as through a CPU element that copies them */
+  run_init (&ref);
+  run_pipeline (ref_desc, none, 0, &unused, &ref);
+  fail_unless_equals_int (ref.frames->len, n);
+  for (i = 0; i < n; i++) {
+    GstBuffer *b = g_ptr_array_index (frames, i);
+    GstBuffer *r = g_ptr_array_index (ref.frames, i);
+    GstBuffer *part = gst_buffer_copy_region (b, GST_BUFFER_COPY_MEMORY, 64,
+        128);
+    GstBuffer *deep = gst_buffer_copy_deep (b);
+    GstMapInfo mb, mr, mp, md;
+
+    fail_unless (gst_buffer_map (b, &mb, GST_MAP_READ));
+    fail_unless (gst_buffer_map (r, &mr, GST_MAP_READ));
+    fail_unless (gst_buffer_map (part, &mp, GST_MAP_READ));
+    fail_unless (gst_buffer_map (deep, &md, GST_MAP_READ));
+    fail_unless_equals_int (mb.size, mr.size);
+    fail_unless (memcmp (mb.data, mr.data, mb.size) == 0, "frame %u", i);
+    fail_unless_equals_int (mp.size, 128);
+    fail_unless (memcmp (mp.data, mb.data + 64, 128) == 0);
+    fail_unless (memcmp (md.data, mb.data, mb.size) == 0);
+    gst_buffer_unmap (b, &mb);
+    gst_buffer_unmap (r, &mr);
+    gst_buffer_unmap (part, &mp);
+    gst_buffer_unmap (deep, &md);
+    gst_buffer_unref (part);
+    gst_buffer_unref (deep);
+  }
+  run_clear (&ref);
+  g_ptr_array_unref (frames);
+  g_free (src);
+  g_free (desc);
+  g_free (ref_desc);
+}
+
+GST_END_TEST;
+
 /* Caps events on a pad, in order: TRUE for the feature. */
 static GstPadProbeReturn
 caps_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
@@ -836,6 +932,7 @@ clfft_memory_suite (void)
   tcase_add_test (tc, test_transfer_counts);
   tcase_add_test (tc, test_foreign_context);
   tcase_add_test (tc, test_memory_sync);
+  tcase_add_test (tc, test_pinned_system_memory);
   tcase_add_test (tc, test_pool_reuse);
   tcase_add_test (tc, test_renegotiate);
   return s;

@@ -29,11 +29,22 @@ for name in ("copy", "vkfft", "amdclfft", "clfft"):
     if name not in series:
         continue
     pts = sorted(series[name].items())
-    ax.plot([p[0] for p in pts], [p[1] for p in pts], STYLE[name],
-            label=NAMES[name], markersize=4,
-            color={"copy": "0.6"}.get(name))
+    # powers of two as a line, other lengths as lone markers beside it
+    line = [p for p in pts if p[0] & (p[0] - 1) == 0]
+    other = [p for p in pts if p[0] & (p[0] - 1) != 0]
+    drawn = ax.plot([p[0] for p in line], [p[1] for p in line], STYLE[name],
+                    label=NAMES[name], markersize=4,
+                    color={"copy": "0.6"}.get(name))
+    if other and name != "copy":
+        ax.plot([p[0] for p in other], [p[1] for p in other], "x",
+                color=drawn[0].get_color(), markersize=7)
+        for n, v in other:
+            if name == "clfft":
+                ax.annotate(str(n), (n, v), textcoords="offset points",
+                            xytext=(4, -10), fontsize=7)
 ax.set_xscale("log", base=2)
-ax.set_xlabel("transform length N (batched to the same total size)")
+ax.set_xlabel("transform length N (batched to the same total size); x: lengths "
+              "that are not powers of two")
 ax.set_ylabel("GB/s (one read + one write, 16 B per point)")
 title = sys.argv[3] if len(sys.argv) > 3 else "batched 1D complex FFT"
 ax.set_title("%s, %s" % (title, device))

@@ -1,5 +1,6 @@
 /* clf-plan.c: turns a transform description into a list of kernel passes. */
 #include "clf-private.h"
+#include "clf-plan-cpu.h"
 #include "clf-tables.h"
 
 #include <stdio.h>
@@ -18,7 +19,7 @@
 #define IN_FLAGS  (CONJ_IN | IN_REAL | IN_HERMITIAN)
 #define OUT_FLAGS (CONJ_OUT | OUT_REAL)
 
-#define MAX_PASSES 16
+#define MAX_PASSES 64
 #define MAX_BUFFERS 16
 #define ALL_ELEMENTS 0xffffffffu
 
@@ -697,6 +698,20 @@ add_axis (ClfPlan * plan, const Axis * ax_in, ClfError * err)
               clf_context_local_capacity (plan->ctx) / 8)) != 0)
     return add_column_four_step (plan, &ax, n1, err);
 
+  /* CPU devices: Stockham passes in global memory (clf-plan-cpu.c) */
+  if (clf_context_is_cpu (plan->ctx) || getenv ("CLFFT_CPU_PATH")) {
+    ClfCpuAxis c = { ax.n, ax.batch,
+      {ax.in.off, ax.in.stride, ax.in.d0, ax.in.d1, ax.in.d2, ax.in.nb0,
+          ax.in.nb1},
+      {ax.out.off, ax.out.stride, ax.out.d0, ax.out.d1, ax.out.d2,
+          ax.out.nb0, ax.out.nb1},
+      ax.src, ax.dst, ax.flags, ax.count == ALL_ELEMENTS ?
+          (cl_uint) ax.n : ax.count, ax.scale
+    };
+    if (clf_plan_cpu_add_axis (plan, &c, &st, err))
+      return st;
+  }
+
   if (fits_local (plan, ax.n))
     return add_local_pass (plan, &ax, 0, 0, 0, 1, 1, 1, err);
 
@@ -1000,4 +1015,60 @@ size_t
 clf_plan_output_size (ClfPlan * plan)
 {
   return plan->out_size;
+}
+
+/* ---- for the CPU planner (clf-plan-cpu.h) ----------------------------- */
+
+ClfContext *
+clf_plan_get_context (ClfPlan * plan)
+{
+  return plan->ctx;
+}
+
+cl_kernel
+clf_plan_add_kernel_pass (ClfPlan * plan, const char *program,
+    const char *defines, const char *kernel_name, int src, int dst,
+    const size_t global[2], const size_t local[2], ClfError * err)
+{
+  Pass *p;
+  if (plan->npasses >= MAX_PASSES) {
+    clf_set_error (err, CLF_ERROR_UNSUPPORTED, "plan needs too many passes");
+    return NULL;
+  }
+  p = &plan->passes[plan->npasses];
+  memset (p, 0, sizeof (*p));
+  p->kernel = clf_context_create_kernel_full (plan->ctx, program, defines,
+      kernel_name, err);
+  if (!p->kernel)
+    return NULL;
+  p->src = src;
+  p->dst = dst;
+  p->work_dim = 2;
+  p->global[0] = global[0];
+  p->global[1] = global[1];
+  p->local[0] = local[0];
+  p->local[1] = local[1];
+  p->has_local = 1;
+  plan->npasses++;
+  return p->kernel;
+}
+
+int
+clf_plan_add_scratch (ClfPlan * plan, size_t bytes, ClfError * err)
+{
+  return new_scratch (plan, bytes, err);
+}
+
+cl_mem
+clf_plan_add_table (ClfPlan * plan, const float *data, size_t floats,
+    ClfError * err)
+{
+  cl_mem mem = NULL;
+  return upload_table (plan, data, floats, &mem, err) == CLF_OK ? mem : NULL;
+}
+
+void
+clf_plan_describe_add (ClfPlan * plan, const char *text)
+{
+  describe_append (plan, "%s", text);
 }

@@ -181,8 +181,8 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const ClfCpuAxis * ax,
     return 1;
   }
   for (int i = 0; i < (ns > 2 ? 2 : 1); i++) {
-    scratch[i] = clf_plan_add_scratch (plan, n * batch * sizeof (cl_float2),
-        err);
+    scratch[i] = clf_plan_shared_scratch (plan, i,
+        n * batch * sizeof (cl_float2), err);
     if (scratch[i] < 0) {
       *status = err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
       return 1;

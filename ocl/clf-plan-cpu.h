@@ -49,8 +49,10 @@ ClfContext *clf_plan_get_context (ClfPlan * plan);
 cl_kernel clf_plan_add_kernel_pass (ClfPlan * plan, const char *program,
     const char *defines, const char *kernel_name, int src, int dst,
     const size_t global[2], const size_t local[2], ClfError * err);
-/* a scratch buffer id, -1 on error */
-int clf_plan_add_scratch (ClfPlan * plan, size_t bytes, ClfError * err);
+/* the id of scratch buffer slot (0 or 1) shared by the plan's CPU axes,
+ * at least bytes long; -1 on error */
+int clf_plan_shared_scratch (ClfPlan * plan, int slot, size_t bytes,
+    ClfError * err);
 /* a read-only device copy of a host table, NULL on error */
 cl_mem clf_plan_add_table (ClfPlan * plan, const float *data, size_t floats,
     ClfError * err);

@@ -55,6 +55,7 @@ struct _ClfPlan
   int ntables;
   size_t in_size, out_size;
   char description[512];
+  int cpu_scratch[2];           /* clf-plan-cpu.c's shared buffers, 0: none */
 };
 
 /* What one axis transform reads and writes */
@@ -1053,10 +1054,33 @@ clf_plan_add_kernel_pass (ClfPlan * plan, const char *program,
   return p->kernel;
 }
 
+/* Scratch slot 0 or 1 shared by all CPU axes of the plan (they run one
+ * after the other), grown to the largest size asked for. */
 int
-clf_plan_add_scratch (ClfPlan * plan, size_t bytes, ClfError * err)
+clf_plan_shared_scratch (ClfPlan * plan, int slot, size_t bytes,
+    ClfError * err)
 {
-  return new_scratch (plan, bytes, err);
+  int id = plan->cpu_scratch[slot];
+  size_t have = 0;
+  cl_mem mem;
+
+  if (!id) {
+    id = new_scratch (plan, bytes, err);
+    if (id > 0)
+      plan->cpu_scratch[slot] = id;
+    return id;
+  }
+  clGetMemObjectInfo (plan->buffers[id], CL_MEM_SIZE, sizeof (have), &have,
+      NULL);
+  if (have >= bytes)
+    return id;
+  /* passes name buffers by id: the earlier ones take the larger one too */
+  mem = clf_context_alloc (plan->ctx, CL_MEM_READ_WRITE, bytes, err);
+  if (!mem)
+    return -1;
+  clReleaseMemObject (plan->buffers[id]);
+  plan->buffers[id] = mem;
+  return id;
 }
 
 cl_mem

@@ -266,6 +266,150 @@ DFT_ODD (11, cpu_cos11, cpu_sin11)
 DFT_ODD (13, cpu_cos13, cpu_sin13)
 #endif
 
+
+/* ---- composite radices R1 x R2 in registers ---------------------------
+ * x[n1 + R1*n2]: DFTs of length R2 over n2, twiddle w_R^(n1*k2), DFTs of
+ * length R1 over n1, output k2 + R2*k1. The twiddles are constants
+ * (computed in double precision when this file was written); the
+ * multiplications by 1, -i, -1 and i fold away after unrolling. */
+
+INL cf
+wconst (cf a, int m, int RR, __constant float *WR, __constant float *WI)
+{
+  m %= RR;
+  if (m == 0)
+    return a;
+  if (4 * m == RR)
+    return cmi (a);
+  if (2 * m == RR)
+    return mk (-a.r, -a.i);
+  if (4 * m == 3 * RR)
+    return mk (-a.i, a.r);
+  return cmul (a, mk (WR[m], WI[m]));
+}
+
+#define DFT_COMPOSITE(RR, R1, R2)                                       \
+INL void                                                                \
+dft##RR (cf * v)                                                        \
+{                                                                       \
+  cf t[RR];                                                             \
+  _Pragma ("unroll")                                                    \
+  for (int n1 = 0; n1 < R1; n1++) {                                     \
+    cf c[R2];                                                           \
+    _Pragma ("unroll")                                                  \
+    for (int n2 = 0; n2 < R2; n2++)                                     \
+      c[n2] = v[n1 + R1 * n2];                                          \
+    dft##R2 (c);                                                        \
+    _Pragma ("unroll")                                                  \
+    for (int k2 = 0; k2 < R2; k2++)                                     \
+      t[k2 * R1 + n1] = wconst (c[k2], n1 * k2, RR, cpu_w##RR##r,       \
+          cpu_w##RR##i);                                                \
+  }                                                                     \
+  _Pragma ("unroll")                                                    \
+  for (int k2 = 0; k2 < R2; k2++) {                                     \
+    cf r[R1];                                                           \
+    _Pragma ("unroll")                                                  \
+    for (int n1 = 0; n1 < R1; n1++)                                     \
+      r[n1] = t[k2 * R1 + n1];                                          \
+    dft##R1 (r);                                                        \
+    _Pragma ("unroll")                                                  \
+    for (int k1 = 0; k1 < R1; k1++)                                     \
+      v[k2 + R2 * k1] = r[k1];                                          \
+  }                                                                     \
+}
+
+#if R == 32
+__constant float cpu_w32r[32] = {
+  1.00000000000000000000f, 0.98078528040323043058f, 0.92387953251128673848f,
+  0.83146961230254523567f, 0.70710678118654757274f, 0.55557023301960228867f,
+  0.38268343236508983729f, 0.19509032201612833135f, 0.0f,
+  -0.19509032201612819257f, -0.38268343236508972627f,
+  -0.55557023301960195560f, -0.70710678118654746172f,
+  -0.83146961230254534669f, -0.92387953251128673848f,
+  -0.98078528040323043058f, -1.00000000000000000000f,
+  -0.98078528040323043058f, -0.92387953251128684951f,
+  -0.83146961230254545772f, -0.70710678118654768376f,
+  -0.55557023301960217765f, -0.38268343236509033689f,
+  -0.19509032201612866442f, 0.0f, 0.19509032201612830359f,
+  0.38268343236509000382f, 0.55557023301960184458f, 0.70710678118654735069f,
+  0.83146961230254523567f, 0.92387953251128651644f, 0.98078528040323031956f
+};
+__constant float cpu_w32i[32] = {
+  0.0f, -0.19509032201612824808f, -0.38268343236508978178f,
+  -0.55557023301960217765f, -0.70710678118654746172f,
+  -0.83146961230254523567f, -0.92387953251128673848f,
+  -0.98078528040323043058f, -1.00000000000000000000f,
+  -0.98078528040323043058f, -0.92387953251128673848f,
+  -0.83146961230254545772f, -0.70710678118654757274f,
+  -0.55557023301960217765f, -0.38268343236508989280f,
+  -0.19509032201612860891f, 0.0f, 0.19509032201612835911f,
+  0.38268343236508967076f, 0.55557023301960195560f, 0.70710678118654746172f,
+  0.83146961230254523567f, 0.92387953251128651644f, 0.98078528040323031956f,
+  1.00000000000000000000f, 0.98078528040323043058f, 0.92387953251128662746f,
+  0.83146961230254545772f, 0.70710678118654768376f, 0.55557023301960217765f,
+  0.38268343236509039240f, 0.19509032201612871993f
+};
+DFT_COMPOSITE (32, 4, 8)
+#elif R == 64
+__constant float cpu_w64r[64] = {
+  1.00000000000000000000f, 0.99518472667219692873f, 0.98078528040323043058f,
+  0.95694033573220882438f, 0.92387953251128673848f, 0.88192126434835504956f,
+  0.83146961230254523567f, 0.77301045336273699338f, 0.70710678118654757274f,
+  0.63439328416364548779f, 0.55557023301960228867f, 0.47139673682599780857f,
+  0.38268343236508983729f, 0.29028467725446233105f, 0.19509032201612833135f,
+  0.09801714032956077016f, 0.0f, -0.09801714032956064526f,
+  -0.19509032201612819257f, -0.29028467725446216452f,
+  -0.38268343236508972627f, -0.47139673682599769755f,
+  -0.55557023301960195560f, -0.63439328416364537677f,
+  -0.70710678118654746172f, -0.77301045336273699338f,
+  -0.83146961230254534669f, -0.88192126434835493853f,
+  -0.92387953251128673848f, -0.95694033573220882438f,
+  -0.98078528040323043058f, -0.99518472667219681771f,
+  -1.00000000000000000000f, -0.99518472667219692873f,
+  -0.98078528040323043058f, -0.95694033573220893540f,
+  -0.92387953251128684951f, -0.88192126434835504956f,
+  -0.83146961230254545772f, -0.77301045336273710440f,
+  -0.70710678118654768376f, -0.63439328416364593188f,
+  -0.55557023301960217765f, -0.47139673682599786408f,
+  -0.38268343236509033689f, -0.29028467725446244208f,
+  -0.19509032201612866442f, -0.09801714032956045097f, 0.0f,
+  0.09801714032956009015f, 0.19509032201612830359f, 0.29028467725446205350f,
+  0.38268343236509000382f, 0.47139673682599758653f, 0.55557023301960184458f,
+  0.63439328416364559882f, 0.70710678118654735069f, 0.77301045336273666031f,
+  0.83146961230254523567f, 0.88192126434835482751f, 0.92387953251128651644f,
+  0.95694033573220882438f, 0.98078528040323031956f, 0.99518472667219692873f
+};
+__constant float cpu_w64i[64] = {
+  0.0f, -0.09801714032956060363f, -0.19509032201612824808f,
+  -0.29028467725446233105f, -0.38268343236508978178f,
+  -0.47139673682599764204f, -0.55557023301960217765f,
+  -0.63439328416364548779f, -0.70710678118654746172f,
+  -0.77301045336273699338f, -0.83146961230254523567f,
+  -0.88192126434835493853f, -0.92387953251128673848f,
+  -0.95694033573220893540f, -0.98078528040323043058f,
+  -0.99518472667219681771f, -1.00000000000000000000f,
+  -0.99518472667219692873f, -0.98078528040323043058f,
+  -0.95694033573220893540f, -0.92387953251128673848f,
+  -0.88192126434835504956f, -0.83146961230254545772f,
+  -0.77301045336273710440f, -0.70710678118654757274f,
+  -0.63439328416364548779f, -0.55557023301960217765f,
+  -0.47139673682599786408f, -0.38268343236508989280f,
+  -0.29028467725446238656f, -0.19509032201612860891f,
+  -0.09801714032956082567f, 0.0f, 0.09801714032956058975f,
+  0.19509032201612835911f, 0.29028467725446210901f, 0.38268343236508967076f,
+  0.47139673682599764204f, 0.55557023301960195560f, 0.63439328416364526575f,
+  0.70710678118654746172f, 0.77301045336273666031f, 0.83146961230254523567f,
+  0.88192126434835493853f, 0.92387953251128651644f, 0.95694033573220882438f,
+  0.98078528040323031956f, 0.99518472667219692873f, 1.00000000000000000000f,
+  0.99518472667219692873f, 0.98078528040323043058f, 0.95694033573220893540f,
+  0.92387953251128662746f, 0.88192126434835504956f, 0.83146961230254545772f,
+  0.77301045336273688235f, 0.70710678118654768376f, 0.63439328416364593188f,
+  0.55557023301960217765f, 0.47139673682599791960f, 0.38268343236509039240f,
+  0.29028467725446249759f, 0.19509032201612871993f, 0.09801714032956050648f
+};
+DFT_COMPOSITE (64, 8, 8)
+#endif
+
 #define DFT_R_(x) dft##x
 #define DFT_R(x) DFT_R_(x)
 
@@ -292,10 +436,26 @@ batch_offset (clf_addr a, uint b)
   return (b - q * a.s5) * a.s2 + outer_offset (a, q);
 }
 
-/* complex element i of a buffer of float pairs (64-bit address arithmetic) */
-#define CPLX(buf, i) ((__global float *) ((__global float2 *) (buf) + (i)))
-#define CPLX_C(buf, i) \
-  ((__global const float *) ((__global const float2 *) (buf) + (i)))
+/* Complex values in memory are float pairs. Two adjacent float stores of
+ * isomorphic expressions are a seed for clang's SLP vectoriser, which
+ * runs before PoCL builds the work-item loops and turns the butterflies
+ * into <2 x float> code; the loop vectoriser then refuses the work-item
+ * loop ("instruction return type cannot be vectorized") and every
+ * work-item runs alone, 2-3x slower. The imaginary part is therefore
+ * stored through fma (x * s + 0, the same value as x * s) and the real
+ * part through a multiplication: different operations, no SLP tree. */
+INL cf
+ldc (__global const float *p)
+{
+  return mk (p[0], p[1]);
+}
+
+INL void
+stc (__global float *p, float re, float im_factor, float im)
+{
+  p[0] = re;
+  p[1] = fma (im, im_factor, 0.0f);
+}
 
 /* One stage of radix R for a batch of transforms of length N.
  * params: s0 N, s1 NS (product of the earlier radices), s2 outputs kept
@@ -352,31 +512,45 @@ fft_cpu_pass (__global const float *src, __global float *dst, clf_addr in,
 
   cf v[R];
   {
+    /* addresses by pointer steps: index arithmetic per r would be turned
+     * into short vectors before the work-item loops exist, which stops
+     * the vectorisation across work-items */
     uint j = q * NS + k;
+#if IN_KIND == 1
+    __global const float *p = src + in_base + j * is;
+    const size_t step = (size_t) M * is;
+    _Pragma ("unroll")
+    for (int r = 0; r < R; r++, p += step)
+      v[r] = mk (p[0], 0.0f);
+#elif IN_KIND == 2
     _Pragma ("unroll")
     for (int r = 0; r < R; r++) {
-      uint e = j + r * M;
-#if IN_KIND == 1
-      v[r] = mk (src[in_base + e * is], 0.0f);
-#elif IN_KIND == 2
       /* half spectrum of a real signal: X[N-e] = conj(X[e]) */
+      uint e = j + r * M;
       uint h = e <= N / 2 ? e : N - e;
       float s = e <= N / 2 ? sign_in : -sign_in;
-      __global const float *p = CPLX_C (src, in_base + h * is);
-      v[r] = mk (p[0], s * p[1]);
-#else
-      __global const float *p = CPLX_C (src, in_base + e * is);
-      v[r] = mk (p[0], sign_in * p[1]);
-#endif
+      cf x = ldc ((__global const float *) ((__global const float2 *) src +
+              in_base + (size_t) h * is));
+      v[r] = mk (x.r, s * x.i);
     }
+#else
+    __global const float2 *p = (__global const float2 *) src + in_base +
+        (size_t) j * is;
+    const size_t step = (size_t) M * is;
+    _Pragma ("unroll")
+    for (int r = 0; r < R; r++, p += step) {
+      cf x = ldc ((__global const float *) p);
+      v[r] = mk (x.r, sign_in * x.i);
+    }
+#endif
   }
 
 #ifndef FIRST
   {
-    __global const float *w = CPLX_C (tw, params.s3 + k);
+    __global const float2 *w = (__global const float2 *) tw + params.s3 + k;
     _Pragma ("unroll")
-    for (int r = 1; r < R; r++)
-      v[r] = cmul (v[r], mk (w[2 * (r - 1) * NS], w[2 * (r - 1) * NS + 1]));
+    for (int r = 1; r < R; r++, w += NS)
+      v[r] = cmul (v[r], ldc ((__global const float *) w));
   }
 #endif
 
@@ -384,19 +558,23 @@ fft_cpu_pass (__global const float *src, __global float *dst, clf_addr in,
 
   {
     uint o = q * NS * R + k;
+    const size_t step = (size_t) NS * os;
+#ifdef OUT_REAL
+    __global float *p = dst + out_base + (size_t) o * os;
+#else
+    __global float2 *p = (__global float2 *) dst + out_base + (size_t) o * os;
+#endif
     _Pragma ("unroll")
-    for (int r = 0; r < R; r++) {
-      uint e = o + r * NS;
+    for (int r = 0; r < R; r++, p += step) {
 #ifdef LIMIT
-      if (e < params.s2)
+      if (o + r * NS < params.s2)
 #endif
       {
 #ifdef OUT_REAL
-        dst[out_base + e * os] = scale * v[r].r;
-#else
-        __global float *p = CPLX (dst, out_base + e * os);
         p[0] = scale * v[r].r;
-        p[1] = sign_out * scale * v[r].i;
+#else
+        stc ((__global float *) p, scale * v[r].r, sign_out * scale,
+            v[r].i);
 #endif
       }
     }

@@ -43,12 +43,12 @@ int clf_plan_cpu_enabled (ClfContext * ctx);
 /* ---- provided by clf-plan.c for the CPU planner ---------------------- */
 
 ClfContext *clf_plan_get_context (ClfPlan * plan);
-/* A pass running kernel_name of program (built with defines) over a 2D
- * range; args 0 and 1 are bound to buffers src and dst at enqueue. Returns
- * the kernel for setting the other arguments, NULL on error. */
-cl_kernel clf_plan_add_kernel_pass (ClfPlan * plan, const char *program,
-    const char *defines, const char *kernel_name, int src, int dst,
-    const size_t global[2], const size_t local[2], ClfError * err);
+/* A launch of kernel (the plan keeps a reference) over a 2D range, at a
+ * global offset unless offset is NULL; args 0 and 1 are bound to buffers
+ * src and dst at enqueue, the others are the caller's. */
+ClfStatus clf_plan_add_launch (ClfPlan * plan, cl_kernel kernel, int src,
+    int dst, const size_t global[2], const size_t local[2],
+    const size_t offset[2], ClfError * err);
 /* the id of scratch buffer slot (0 or 1) shared by the plan's CPU axes,
  * at least bytes long; -1 on error */
 int clf_plan_shared_scratch (ClfPlan * plan, int slot, size_t bytes,

@@ -19,7 +19,7 @@
 #define IN_FLAGS  (CONJ_IN | IN_REAL | IN_HERMITIAN)
 #define OUT_FLAGS (CONJ_OUT | OUT_REAL)
 
-#define MAX_PASSES 64
+#define MAX_PASSES 65536
 #define MAX_BUFFERS 16
 #define ALL_ELEMENTS 0xffffffffu
 
@@ -41,14 +41,16 @@ typedef struct
   cl_uint work_dim;
   size_t global[2], local[2];
   int has_local;
+  size_t offset[2];             /* global work offset (CPU path chunks) */
+  int has_offset;
 } Pass;
 
 struct _ClfPlan
 {
   ClfContext *ctx;
   ClfPlanDesc desc;
-  Pass passes[MAX_PASSES];
-  int npasses;
+  Pass *passes;                 /* grown by next_pass */
+  int npasses, passes_cap;
   cl_mem buffers[MAX_BUFFERS];  /* [0], [1] bound per call; then scratch */
   int nbuffers;
   cl_mem tables[MAX_BUFFERS];
@@ -150,17 +152,37 @@ direct_io (ClfContext * ctx)
   return !clf_context_is_cpu (ctx);
 }
 
+/* The next free pass slot, cleared (not counted yet), NULL on error */
 static Pass *
-new_pass_full (ClfPlan * plan, const char *kernel_name, const char *defines,
-    int src, int dst, ClfError * err)
+next_pass (ClfPlan * plan, ClfError * err)
 {
   Pass *p;
   if (plan->npasses >= MAX_PASSES) {
     clf_set_error (err, CLF_ERROR_UNSUPPORTED, "plan needs too many passes");
     return NULL;
   }
+  if (plan->npasses == plan->passes_cap) {
+    int cap = plan->passes_cap ? 2 * plan->passes_cap : 16;
+    Pass *grown = realloc (plan->passes, cap * sizeof (Pass));
+    if (!grown) {
+      clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
+      return NULL;
+    }
+    plan->passes = grown;
+    plan->passes_cap = cap;
+  }
   p = &plan->passes[plan->npasses];
   memset (p, 0, sizeof (*p));
+  return p;
+}
+
+static Pass *
+new_pass_full (ClfPlan * plan, const char *kernel_name, const char *defines,
+    int src, int dst, ClfError * err)
+{
+  Pass *p = next_pass (plan, err);
+  if (!p)
+    return NULL;
   p->kernel = clf_context_create_kernel_full (plan->ctx, "fft", defines,
       kernel_name, err);
   if (!p->kernel)
@@ -957,6 +979,7 @@ clf_plan_free (ClfPlan * plan)
   for (int i = 0; i < plan->npasses; i++)
     if (plan->passes[i].kernel)
       clReleaseKernel (plan->passes[i].kernel);
+  free (plan->passes);
   for (int i = BUF_SCRATCH; i < plan->nbuffers; i++)
     clReleaseMemObject (plan->buffers[i]);
   for (int i = 0; i < plan->ntables; i++)
@@ -992,8 +1015,8 @@ clf_plan_enqueue (ClfPlan * plan, cl_mem in, cl_mem out, ClfError * err)
       e |= SET_ARG (p->kernel, 1, plan->buffers[p->dst]);
     if (e != CL_SUCCESS)
       return clf_set_cl_error (err, e, "clSetKernelArg");
-    e = clEnqueueNDRangeKernel (q, p->kernel, p->work_dim, NULL, p->global,
-        p->local, 0, NULL, NULL);
+    e = clEnqueueNDRangeKernel (q, p->kernel, p->work_dim,
+        p->has_offset ? p->offset : NULL, p->global, p->local, 0, NULL, NULL);
     if (e != CL_SUCCESS)
       return clf_set_cl_error (err, e, "clEnqueueNDRangeKernel");
   }
@@ -1026,22 +1049,16 @@ clf_plan_get_context (ClfPlan * plan)
   return plan->ctx;
 }
 
-cl_kernel
-clf_plan_add_kernel_pass (ClfPlan * plan, const char *program,
-    const char *defines, const char *kernel_name, int src, int dst,
-    const size_t global[2], const size_t local[2], ClfError * err)
+ClfStatus
+clf_plan_add_launch (ClfPlan * plan, cl_kernel kernel, int src, int dst,
+    const size_t global[2], const size_t local[2], const size_t offset[2],
+    ClfError * err)
 {
-  Pass *p;
-  if (plan->npasses >= MAX_PASSES) {
-    clf_set_error (err, CLF_ERROR_UNSUPPORTED, "plan needs too many passes");
-    return NULL;
-  }
-  p = &plan->passes[plan->npasses];
-  memset (p, 0, sizeof (*p));
-  p->kernel = clf_context_create_kernel_full (plan->ctx, program, defines,
-      kernel_name, err);
-  if (!p->kernel)
-    return NULL;
+  Pass *p = next_pass (plan, err);
+  if (!p)
+    return err ? err->code : CLF_ERROR_UNSUPPORTED;
+  clRetainKernel (kernel);
+  p->kernel = kernel;
   p->src = src;
   p->dst = dst;
   p->work_dim = 2;
@@ -1050,8 +1067,13 @@ clf_plan_add_kernel_pass (ClfPlan * plan, const char *program,
   p->local[0] = local[0];
   p->local[1] = local[1];
   p->has_local = 1;
+  if (offset) {
+    p->offset[0] = offset[0];
+    p->offset[1] = offset[1];
+    p->has_offset = 1;
+  }
   plan->npasses++;
-  return p->kernel;
+  return CLF_OK;
 }
 
 /* Scratch slot 0 or 1 shared by all CPU axes of the plan (they run one

@@ -905,8 +905,9 @@ stc (__global float *p, float re, float im_factor, float im)
  * w_{NS*R}^{r*k} at (r-1)*NS + k), s4 extent of the index folded with the
  * batch into the second global id (see MODE), s5 and s6: chunks (below). */
 __kernel void
-fft_cpu_pass (__global const float *src, __global float *dst, clf_addr in,
-    clf_addr out, uint8 params, __global const float *tw, float scale,
+fft_cpu_pass (__global const float *restrict src, __global float *restrict dst,
+    clf_addr in,
+    clf_addr out, uint8 params, __global const float *restrict tw, float scale,
     float sign_in, float sign_out)
 {
   const uint N = params.s0, NS = params.s1, E1 = params.s4;

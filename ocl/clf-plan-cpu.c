@@ -56,31 +56,44 @@ static const unsigned cpu_radix_set[] = { 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
 
 #define NRADICES (sizeof (cpu_radix_set) / sizeof (cpu_radix_set[0]))
 
+/* How the rows of an axis are laid out between stages */
+enum
+{
+  ORDER_STOCKHAM = 0,           /* MODE 0/1: y[q*NS*R + r*NS + k] */
+  ORDER_TRANSPOSED = 1,         /* MODE 3/4: y[(r*NS + k)*Q + q] */
+  ORDER_COLUMNS = 2             /* MODE 2 */
+};
+
 /* Relative cost of one stage, in units of one pass over the data at full
  * vector speed: the part of dimension 0 that is not a multiple of LANES
- * runs scalar (about 4x slower), strided access (q fastest) costs half a
- * pass more, radices above 16 a little more arithmetic. */
+ * runs scalar (about 4x slower), strided access costs more (Stockham
+ * order with q fastest: the first stage scatters its outputs; transposed
+ * order: the last stage gathers its inputs), radices above 16 a little
+ * more arithmetic. */
 static double
-stage_cost (size_t n, size_t ns, unsigned R, int cols)
+stage_cost (size_t n, size_t ns, unsigned R, int order)
 {
   double c = 1.0 + (R > 24 ? 0.2 : R > 16 ? 0.1 : 0.0);
   size_t q = n / (ns * R), e0;
-  int strided;
 
-  if (cols)
+  if (order == ORDER_COLUMNS)
     return c;
-  if (ns == 1) {
+  if (order == ORDER_TRANSPOSED) {
+    if (q == 1) {
+      e0 = ns;
+      c += 0.3;
+    } else {
+      e0 = q;
+    }
+  } else if (ns == 1) {
     e0 = q;
-    strided = 1;
+    c += 0.5;
   } else if (ns >= LANES || ns >= q) {
     e0 = ns;
-    strided = 0;
   } else {
     e0 = q;
-    strided = 1;
-  }
-  if (strided)
     c += 0.5;
+  }
   if (e0 < LANES)
     c += 3.0;
   else
@@ -98,7 +111,7 @@ typedef struct
 /* Cheapest radix sequence for the rest n/ns of the transform (memoised
  * on ns, a divisor of n). */
 static Choice
-best_from (size_t n, size_t ns, int cols, size_t *keys, Choice *memo,
+best_from (size_t n, size_t ns, int order, size_t *keys, Choice *memo,
     int *nmemo, int depth)
 {
   size_t rest = n / ns;
@@ -121,10 +134,10 @@ best_from (size_t n, size_t ns, int cols, size_t *keys, Choice *memo,
       /* at least two stages: one would work in place */
       if (ns == 1 && R == n)
         continue;
-      sub = best_from (n, ns * R, cols, keys, memo, nmemo, depth + 1);
+      sub = best_from (n, ns * R, order, keys, memo, nmemo, depth + 1);
       if (sub.cost >= 1e29)
         continue;
-      c = stage_cost (n, ns, R, cols) + sub.cost;
+      c = stage_cost (n, ns, R, order) + sub.cost;
       if (c < best.cost - 1e-9) {
         best.cost = c;
         best.next = R;
@@ -138,27 +151,31 @@ best_from (size_t n, size_t ns, int cols, size_t *keys, Choice *memo,
   return best;
 }
 
-/* Radices of the CPU kernels for n, in stage order. Returns the number
- * of stages, -1 if n has another prime factor or is a single radix. */
+/* Radices of the CPU kernels for n in the given order, in stage order.
+ * Returns the number of stages (and the estimated cost), -1 if n has
+ * another prime factor or is a single radix. */
 static int
-cpu_radices (size_t n, int cols, unsigned *radices)
+cpu_radices (size_t n, int order, unsigned *radices, double *cost)
 {
   size_t *keys = malloc (4096 * sizeof (size_t));
   Choice *memo = malloc (4096 * sizeof (Choice));
   int nmemo = 0, count = 0;
   size_t ns = 1;
 
+  *cost = 1e30;
   if (!keys || !memo || n < 2) {
     free (keys);
     free (memo);
     return -1;
   }
   for (;;) {
-    Choice c = best_from (n, ns, cols, keys, memo, &nmemo, count);
+    Choice c = best_from (n, ns, order, keys, memo, &nmemo, count);
     if (c.cost >= 1e29) {
       count = -1;
       break;
     }
+    if (ns == 1)
+      *cost = c.cost;
     if (!c.next)
       break;
     radices[count++] = c.next;
@@ -198,11 +215,21 @@ packed_rows (size_t n)
   return a;
 }
 
-/* element e of column c of outer transform o at (o*n + e)*cols + c */
+/* Row pitch of column scratch: one cache line more than the columns when
+ * those are a multiple of 64, so that the R rows a butterfly reads do not
+ * all fall into the same cache sets (1024 columns: 8 KB apart). */
+static size_t
+column_pitch (size_t cols)
+{
+  return cols % 64 == 0 ? cols + 8 : cols;
+}
+
+/* element e of column c of outer transform o at (o*n + e)*pitch + c */
 static ClfCpuAddr
 packed_columns (size_t n, size_t cols)
 {
-  ClfCpuAddr a = { 0, (cl_uint) cols, 1, (cl_uint) (n * cols), 0,
+  size_t pitch = column_pitch (cols);
+  ClfCpuAddr a = { 0, (cl_uint) pitch, 1, (cl_uint) (n * pitch), 0,
     (cl_uint) cols, ONE_LEVEL
   };
   return a;
@@ -356,7 +383,8 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const ClfCpuAxis * ax,
   size_t target = chunk_bytes (n * batch * sizeof (cl_float2));
   size_t per, chunk, outer, cw = 0, ow = 1;
   size_t last_width = 0;
-  int ns, scratch[2] = { -1, -1 };
+  int ns, order, scratch[2] = { -1, -1 };
+  double cost;
   cl_mem tw;
   float *table;
   char note[256];
@@ -365,7 +393,24 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const ClfCpuAxis * ax,
   if (!clf_plan_cpu_enabled (ctx))
     return 0;
   cols = column_count (ax);
-  ns = cpu_radices (n, cols != 0, radices);
+  if (cols) {
+    order = ORDER_COLUMNS;
+    ns = cpu_radices (n, order, radices, &cost);
+  } else {
+    /* the order with the cheaper plan; CLFFT_CPU_ORDER=0/1 forces one */
+    const char *env = getenv ("CLFFT_CPU_ORDER");
+    unsigned r2[MAX_CPU_STAGES];
+    double cost2;
+    int ns2;
+    order = ORDER_STOCKHAM;
+    ns = cpu_radices (n, ORDER_STOCKHAM, radices, &cost);
+    ns2 = cpu_radices (n, ORDER_TRANSPOSED, r2, &cost2);
+    if (ns2 >= 2 && (env && env[0] ? env[0] == '1' : cost2 < cost)) {
+      order = ORDER_TRANSPOSED;
+      ns = ns2;
+      memcpy (radices, r2, sizeof (r2));
+    }
+  }
   /* one stage would read and write the same buffer in place */
   if (ns < 2)
     return 0;
@@ -422,15 +467,16 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const ClfCpuAxis * ax,
     return 1;
   }
   for (int i = 0; i < (ns > 2 ? 2 : 1); i++) {
-    scratch[i] = clf_plan_shared_scratch (plan, i, n * chunk *
-        sizeof (cl_float2), err);
+    scratch[i] = clf_plan_shared_scratch (plan, i, n * (cols ?
+            column_pitch (cw) * ow : chunk) * sizeof (cl_float2), err);
     if (scratch[i] < 0) {
       *status = err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
       return 1;
     }
   }
 
-  snprintf (note, sizeof (note), " cpu%s(%zu:", cols ? "cols" : "", n);
+  snprintf (note, sizeof (note), " cpu%s(%zu:", cols ? "cols" :
+      order == ORDER_TRANSPOSED ? "t" : "", n);
   for (int s = 0; s < ns; s++)
     snprintf (note + strlen (note), sizeof (note) - strlen (note), "%s%u",
         s ? "x" : "", radices[s]);
@@ -460,6 +506,10 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const ClfCpuAxis * ax,
       sg->mode = 2;
       sg->e0 = cols;
       sg->e1 = n / R;
+    } else if (order == ORDER_TRANSPOSED) {
+      sg->mode = last ? 4 : 3;
+      sg->e0 = last ? ns_prod : q_ext;
+      sg->e1 = last ? 1 : ns_prod;
     } else if (first || (ns_prod < LANES && ns_prod < q_ext)) {
       sg->mode = 1;
       sg->e0 = q_ext;

@@ -208,6 +208,17 @@ local0_for (size_t e0)
   return largest_divisor_upto (e0, WG_TARGET);
 }
 
+/* work-group size along dimension 1: a power of two, so that PoCL (which
+ * compiles a kernel once per work-group size) sees few sizes */
+static size_t
+local1_for (size_t size1, size_t local0)
+{
+  size_t l = 1;
+  while (2 * l * local0 <= WG_TARGET && size1 % (2 * l) == 0)
+    l *= 2;
+  return l;
+}
+
 static ClfCpuAddr
 packed_rows (size_t n)
 {
@@ -347,7 +358,7 @@ add_stage_launches (ClfPlan * plan, const Stage * st, int src, int dst,
     global[0] = main;
     global[1] = size1;
     local[0] = local0_for (main);
-    local[1] = largest_divisor_upto (size1, WG_TARGET / local[0]);
+    local[1] = local1_for (size1, local[0]);
     offset[0] = c0;
     offset[1] = off1;
     s = clf_plan_add_launch (plan, st->main, src, dst, global, local, offset,
@@ -361,7 +372,7 @@ add_stage_launches (ClfPlan * plan, const Stage * st, int src, int dst,
     global[0] = width - main;
     global[1] = size1;
     local[0] = global[0];
-    local[1] = largest_divisor_upto (size1, WG_TARGET / local[0]);
+    local[1] = local1_for (size1, local[0]);
     offset[0] = c0 + main;
     offset[1] = off1;
     s = clf_plan_add_launch (plan, k, src, dst, global, local, offset, err);

@@ -1,5 +1,6 @@
 /* clf-plan.c: turns a transform description into a list of kernel passes. */
 #include "clf-private.h"
+#include "clf-plan-cpu.h"
 #include "clf-tables.h"
 
 #include <stdio.h>
@@ -18,7 +19,7 @@
 #define IN_FLAGS  (CONJ_IN | IN_REAL | IN_HERMITIAN)
 #define OUT_FLAGS (CONJ_OUT | OUT_REAL)
 
-#define MAX_PASSES 16
+#define MAX_PASSES 65536
 #define MAX_BUFFERS 16
 #define ALL_ELEMENTS 0xffffffffu
 
@@ -40,20 +41,23 @@ typedef struct
   cl_uint work_dim;
   size_t global[2], local[2];
   int has_local;
+  size_t offset[2];             /* global work offset (CPU path chunks) */
+  int has_offset;
 } Pass;
 
 struct _ClfPlan
 {
   ClfContext *ctx;
   ClfPlanDesc desc;
-  Pass passes[MAX_PASSES];
-  int npasses;
+  Pass *passes;                 /* grown by next_pass */
+  int npasses, passes_cap;
   cl_mem buffers[MAX_BUFFERS];  /* [0], [1] bound per call; then scratch */
   int nbuffers;
   cl_mem tables[MAX_BUFFERS];
   int ntables;
   size_t in_size, out_size;
   char description[512];
+  int cpu_scratch[2];           /* clf-plan-cpu.c's shared buffers, 0: none */
 };
 
 /* What one axis transform reads and writes */
@@ -178,17 +182,37 @@ local_stride (int pad, size_t n)
   return (pad ? n + (n >> 4) : n) | 1;
 }
 
+/* The next free pass slot, cleared (not counted yet), NULL on error */
 static Pass *
-new_pass_full (ClfPlan * plan, const char *kernel_name, const char *defines,
-    int src, int dst, ClfError * err)
+next_pass (ClfPlan * plan, ClfError * err)
 {
   Pass *p;
   if (plan->npasses >= MAX_PASSES) {
     clf_set_error (err, CLF_ERROR_UNSUPPORTED, "plan needs too many passes");
     return NULL;
   }
+  if (plan->npasses == plan->passes_cap) {
+    int cap = plan->passes_cap ? 2 * plan->passes_cap : 16;
+    Pass *grown = realloc (plan->passes, cap * sizeof (Pass));
+    if (!grown) {
+      clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
+      return NULL;
+    }
+    plan->passes = grown;
+    plan->passes_cap = cap;
+  }
   p = &plan->passes[plan->npasses];
   memset (p, 0, sizeof (*p));
+  return p;
+}
+
+static Pass *
+new_pass_full (ClfPlan * plan, const char *kernel_name, const char *defines,
+    int src, int dst, ClfError * err)
+{
+  Pass *p = next_pass (plan, err);
+  if (!p)
+    return NULL;
   p->kernel = clf_context_create_kernel_full (plan->ctx, "fft", defines,
       kernel_name, err);
   if (!p->kernel)
@@ -734,6 +758,20 @@ add_axis (ClfPlan * plan, const Axis * ax_in, ClfError * err)
               clf_context_local_capacity (plan->ctx) / 8)) != 0)
     return add_column_four_step (plan, &ax, n1, err);
 
+  /* CPU devices: Stockham passes in global memory (clf-plan-cpu.c) */
+  if (clf_context_is_cpu (plan->ctx) || getenv ("CLFFT_CPU_PATH")) {
+    ClfCpuAxis c = { ax.n, ax.batch,
+      {ax.in.off, ax.in.stride, ax.in.d0, ax.in.d1, ax.in.d2, ax.in.nb0,
+          ax.in.nb1},
+      {ax.out.off, ax.out.stride, ax.out.d0, ax.out.d1, ax.out.d2,
+          ax.out.nb0, ax.out.nb1},
+      ax.src, ax.dst, ax.flags, ax.count == ALL_ELEMENTS ?
+          (cl_uint) ax.n : ax.count, ax.scale
+    };
+    if (clf_plan_cpu_add_axis (plan, &c, &st, err))
+      return st;
+  }
+
   if (fits_local (plan, ax.n))
     return add_local_pass (plan, &ax, 0, 0, 0, 1, 1, 1, err);
 
@@ -978,6 +1016,7 @@ clf_plan_free (ClfPlan * plan)
   for (int i = 0; i < plan->npasses; i++)
     if (plan->passes[i].kernel)
       clReleaseKernel (plan->passes[i].kernel);
+  free (plan->passes);
   for (int i = BUF_SCRATCH; i < plan->nbuffers; i++)
     clReleaseMemObject (plan->buffers[i]);
   for (int i = 0; i < plan->ntables; i++)
@@ -1013,8 +1052,8 @@ clf_plan_enqueue (ClfPlan * plan, cl_mem in, cl_mem out, ClfError * err)
       e |= SET_ARG (p->kernel, 1, plan->buffers[p->dst]);
     if (e != CL_SUCCESS)
       return clf_set_cl_error (err, e, "clSetKernelArg");
-    e = clEnqueueNDRangeKernel (q, p->kernel, p->work_dim, NULL, p->global,
-        p->local, 0, NULL, NULL);
+    e = clEnqueueNDRangeKernel (q, p->kernel, p->work_dim,
+        p->has_offset ? p->offset : NULL, p->global, p->local, 0, NULL, NULL);
     if (e != CL_SUCCESS)
       return clf_set_cl_error (err, e, "clEnqueueNDRangeKernel");
   }
@@ -1037,4 +1076,82 @@ size_t
 clf_plan_output_size (ClfPlan * plan)
 {
   return plan->out_size;
+}
+
+/* ---- for the CPU planner (clf-plan-cpu.h) ----------------------------- */
+
+ClfContext *
+clf_plan_get_context (ClfPlan * plan)
+{
+  return plan->ctx;
+}
+
+ClfStatus
+clf_plan_add_launch (ClfPlan * plan, cl_kernel kernel, int src, int dst,
+    const size_t global[2], const size_t local[2], const size_t offset[2],
+    ClfError * err)
+{
+  Pass *p = next_pass (plan, err);
+  if (!p)
+    return err ? err->code : CLF_ERROR_UNSUPPORTED;
+  clRetainKernel (kernel);
+  p->kernel = kernel;
+  p->src = src;
+  p->dst = dst;
+  p->work_dim = 2;
+  p->global[0] = global[0];
+  p->global[1] = global[1];
+  p->local[0] = local[0];
+  p->local[1] = local[1];
+  p->has_local = 1;
+  if (offset) {
+    p->offset[0] = offset[0];
+    p->offset[1] = offset[1];
+    p->has_offset = 1;
+  }
+  plan->npasses++;
+  return CLF_OK;
+}
+
+/* Scratch slot 0 or 1 shared by all CPU axes of the plan (they run one
+ * after the other), grown to the largest size asked for. */
+int
+clf_plan_shared_scratch (ClfPlan * plan, int slot, size_t bytes,
+    ClfError * err)
+{
+  int id = plan->cpu_scratch[slot];
+  size_t have = 0;
+  cl_mem mem;
+
+  if (!id) {
+    id = new_scratch (plan, bytes, err);
+    if (id > 0)
+      plan->cpu_scratch[slot] = id;
+    return id;
+  }
+  clGetMemObjectInfo (plan->buffers[id], CL_MEM_SIZE, sizeof (have), &have,
+      NULL);
+  if (have >= bytes)
+    return id;
+  /* passes name buffers by id: the earlier ones take the larger one too */
+  mem = clf_context_alloc (plan->ctx, CL_MEM_READ_WRITE, bytes, err);
+  if (!mem)
+    return -1;
+  clReleaseMemObject (plan->buffers[id]);
+  plan->buffers[id] = mem;
+  return id;
+}
+
+cl_mem
+clf_plan_add_table (ClfPlan * plan, const float *data, size_t floats,
+    ClfError * err)
+{
+  cl_mem mem = NULL;
+  return upload_table (plan, data, floats, &mem, err) == CLF_OK ? mem : NULL;
+}
+
+void
+clf_plan_describe_add (ClfPlan * plan, const char *text)
+{
+  describe_append (plan, "%s", text);
 }

@@ -472,6 +472,71 @@ test_round_trip (void)
   }
 }
 
+/* The CPU path (ocl/clf-plan-cpu.c, on PoCL by default, forced here on
+ * any device) in small chunks, so that chunk edges, partial last chunks
+ * and the column rest launches all run, in both orders of the rows. */
+static void
+test_cpu_path_chunks (void)
+{
+  static const char *orders[] = { "0", "1" };
+  setenv ("CLFFT_CPU_PATH", "1", 1);
+  setenv ("CLFFT_CPU_CHUNK", "65536", 1);
+  {
+    /* the hook really chunks: columns of 100 in chunks of 88 and a rest */
+    ClfPlanDesc d;
+    ClfError err = { 0, };
+    ClfPlan *plan;
+    clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 100, 90, 3);
+    plan = clf_plan_new (harness_context (), &d, &err);
+    CHECK (plan && strstr (clf_plan_describe (plan), "cpucols(90:") &&
+        strstr (clf_plan_describe (plan), "chunks of 88"),
+        "CPU path not chunked: %s", plan ? clf_plan_describe (plan) :
+        err.message);
+    clf_plan_free (plan);
+  }
+  for (int o = 0; o < 2; o++) {
+    ClfPlanDesc d;
+    setenv ("CLFFT_CPU_ORDER", orders[o], 1);
+    check_err ("cpu chunks c2c", 1000, 1, run_simple (CLF_C2C, CLF_FORWARD,
+            1000, 0, 37));
+    check_err ("cpu chunks inverse", 1960, 1, run_simple (CLF_C2C,
+            CLF_INVERSE, 1960, 0, 9));
+    check_err ("cpu chunks r2c", 1960, 1, run_simple (CLF_R2C, CLF_FORWARD,
+            1960, 0, 5));
+    check_err ("cpu chunks c2r", 1922, 1, run_simple (CLF_C2R, CLF_INVERSE,
+            1922, 0, 5));
+    check_err ("cpu chunks 2d c2c", 100, 90, run_simple (CLF_C2C,
+            CLF_FORWARD, 100, 90, 3));
+    check_err ("cpu chunks 2d inverse", 96, 81, run_simple (CLF_C2C,
+            CLF_INVERSE, 96, 81, 2));
+    check_err ("cpu chunks 2d r2c", 130, 48, run_simple (CLF_R2C,
+            CLF_FORWARD, 130, 48, 2));
+    check_err ("cpu chunks 2d c2r", 130, 48, run_simple (CLF_C2R,
+            CLF_INVERSE, 130, 48, 2));
+
+    /* interleaved channels: transforms adjacent (columns of 3) */
+    clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 360, 0, 3);
+    d.in.offset = 5;
+    d.in.stride[0] = 3;
+    d.in.dist = 1;
+    d.out.stride[0] = 3;
+    d.out.dist = 1;
+    check_err ("cpu chunks interleaved", 360, 1, run_case (&d, 0, 0));
+
+    /* 2D batch with padded rows, normalised inverse, in place */
+    clf_plan_desc_init (&d, CLF_C2C, CLF_INVERSE, 120, 70, 3);
+    d.in.stride[1] = 128;
+    d.in.dist = 128 * 71;
+    d.out = d.in;
+    d.normalize = 1;
+    check_err ("cpu chunks 2d padded in place", 120, 70, run_case (&d, 0,
+            1));
+  }
+  unsetenv ("CLFFT_CPU_ORDER");
+  unsetenv ("CLFFT_CPU_CHUNK");
+  unsetenv ("CLFFT_CPU_PATH");
+}
+
 static void
 test_errors (void)
 {
@@ -543,5 +608,6 @@ main (int argc, char **argv)
   harness_run ("strided and batched", test_strided_batched);
   harness_run ("in place", test_in_place);
   harness_run ("round trip", test_round_trip);
+  harness_run ("CPU path in chunks", test_cpu_path_chunks);
   return harness_finish ();
 }

@@ -1,0 +1,622 @@
+/* clf-plan-cpu.c: axis transforms as barrier-free Stockham passes
+ * (kernels/fft_cpu.cl) on CPU devices.
+ *
+ * PoCL runs a work-group as loops over its work-items and vectorises the
+ * innermost one. fft_local (kernels/fft.cl) keeps a transform in local
+ * memory with barriers between stages: on PoCL that means generic code
+ * (its compiler aborts on the per-length programs), runtime radix switches
+ * and context saved at every barrier, about 10-30x slower than FFTW. Here
+ * each stage is one launch over global memory, every work-item one
+ * butterfly, consecutive work-items on consecutive addresses: the stages
+ * run close to the memory bandwidth. Lengths and strides are run-time
+ * arguments, so one program serves every length with the same radix.
+ *
+ * Large batches run in chunks of about CHUNK_BYTES: all stages of one
+ * chunk, then the next, with the intermediate results in two
+ * chunk-sized scratch buffers that stay in the caches; main memory then
+ * sees one read and one write per axis instead of one per stage. */
+#include "clf-plan-cpu.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ONE_LEVEL 0xffffffffu
+#define MAX_CPU_STAGES 32
+
+/* work-items per work-group: the vectorised loop runs over dimension 0 */
+#define WG_TARGET 64
+/* lanes of PoCL's vector code (8 floats in 256-bit registers): a
+ * dimension-0 extent that is not a multiple runs its rest scalar */
+#define LANES 8
+/* Axes with more data than CHUNK_ABOVE run in chunks of about
+ * CHUNK_BYTES per buffer (CLFFT_CPU_CHUNK sets the chunk size, 0: none).
+ * Chunks cost parallelism (each launch ends on the slower thread), so
+ * smaller axes stay whole: 8 MB chunks were 20% faster on 1960x1120x4
+ * and 3840x2160, and slower below 32 MB (4096x256, 1920x1080). */
+#define CHUNK_ABOVE (32u << 20)
+#define CHUNK_BYTES (8u << 20)
+#define MAX_CHUNKS 256
+
+int
+clf_plan_cpu_enabled (ClfContext * ctx)
+{
+  const char *env = getenv ("CLFFT_CPU_PATH");
+  if (env && env[0])
+    return env[0] != '0';
+  return clf_context_is_cpu (ctx);
+}
+
+/* The radices of kernels/fft_cpu.cl: primes, powers of two and
+ * products done in registers (composites up to 64 points: fewer passes
+ * over memory; 4096 = 64x64 runs 20% faster than 16x16x16). */
+static const unsigned cpu_radix_set[] = { 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+  12, 13, 14, 15, 16, 18, 20, 21, 24, 25, 27, 28, 30, 32, 35, 36, 40, 42,
+  45, 48, 49, 50, 54, 56, 60, 63, 64
+};
+
+#define NRADICES (sizeof (cpu_radix_set) / sizeof (cpu_radix_set[0]))
+
+/* How the rows of an axis are laid out between stages */
+enum
+{
+  ORDER_STOCKHAM = 0,           /* MODE 0/1: y[q*NS*R + r*NS + k] */
+  ORDER_TRANSPOSED = 1,         /* MODE 3/4: y[(r*NS + k)*Q + q] */
+  ORDER_COLUMNS = 2             /* MODE 2 */
+};
+
+/* Relative cost of one stage, in units of one pass over the data at full
+ * vector speed: the part of dimension 0 that is not a multiple of LANES
+ * runs scalar (about 4x slower), strided access costs more (Stockham
+ * order with q fastest: the first stage scatters its outputs; transposed
+ * order: the last stage gathers its inputs), radices above 16 more
+ * arithmetic and registers (above 32: spills; columns of 2160 ran 7%
+ * slower as 36x60 than as 9x15x16). Measured on PoCL 3.1, 2 cores. */
+static double
+stage_cost (size_t n, size_t ns, unsigned R, int order)
+{
+  double c = 1.0 + (R > 32 ? 0.45 : R > 24 ? 0.2 : R > 16 ? 0.1 : 0.0);
+  size_t q = n / (ns * R), e0;
+
+  if (order == ORDER_COLUMNS)
+    return c + (R > 32 ? 0.15 : 0.0);
+  if (order == ORDER_TRANSPOSED) {
+    if (q == 1) {
+      e0 = ns;
+      c += 0.3;
+    } else {
+      e0 = q;
+    }
+  } else if (ns == 1) {
+    e0 = q;
+    c += 0.5;
+  } else if (ns >= LANES || ns >= q) {
+    e0 = ns;
+  } else {
+    e0 = q;
+    c += 0.5;
+  }
+  if (e0 < LANES)
+    c += 3.0;
+  else
+    c += 3.0 * (double) (e0 % LANES) / (double) e0;
+  return c;
+}
+
+typedef struct
+{
+  double cost;
+  unsigned next;                /* radix of the stage that follows, 0: end */
+  int stages;
+} Choice;
+
+/* Cheapest radix sequence for the rest n/ns of the transform (memoised
+ * on ns, a divisor of n). */
+static Choice
+best_from (size_t n, size_t ns, int order, size_t *keys, Choice *memo,
+    int *nmemo, int depth)
+{
+  size_t rest = n / ns;
+  Choice best = { 1e30, 0, 0 };
+  /* CLFFT_CPU_MAX_RADIX limits the radices (for comparing plans) */
+  const char *env = getenv ("CLFFT_CPU_MAX_RADIX");
+  unsigned max_radix = env && env[0] ? (unsigned) atoi (env) : 64;
+
+  if (rest == 1) {
+    Choice end = { 0.0, 0, 0 };
+    return end;
+  }
+  for (int i = 0; i < *nmemo; i++)
+    if (keys[i] == ns)
+      return memo[i];
+  if (depth < MAX_CPU_STAGES)
+    for (unsigned i = 0; i < NRADICES; i++) {
+      unsigned R = cpu_radix_set[i];
+      Choice sub;
+      double c;
+      if (rest % R != 0)
+        continue;
+      if (R > max_radix)
+        continue;
+      /* at least two stages: one would work in place */
+      if (ns == 1 && R == n)
+        continue;
+      sub = best_from (n, ns * R, order, keys, memo, nmemo, depth + 1);
+      if (sub.cost >= 1e29)
+        continue;
+      c = stage_cost (n, ns, R, order) + sub.cost;
+      if (c < best.cost - 1e-9) {
+        best.cost = c;
+        best.next = R;
+        best.stages = sub.stages + 1;
+      }
+    }
+  if (*nmemo < 4096) {
+    keys[*nmemo] = ns;
+    memo[(*nmemo)++] = best;
+  }
+  return best;
+}
+
+/* Radices of the CPU kernels for n in the given order, in stage order.
+ * Returns the number of stages (and the estimated cost), -1 if n has
+ * another prime factor or is a single radix. */
+static int
+cpu_radices (size_t n, int order, unsigned *radices, double *cost)
+{
+  size_t *keys = malloc (4096 * sizeof (size_t));
+  Choice *memo = malloc (4096 * sizeof (Choice));
+  int nmemo = 0, count = 0;
+  size_t ns = 1;
+
+  *cost = 1e30;
+  if (!keys || !memo || n < 2) {
+    free (keys);
+    free (memo);
+    return -1;
+  }
+  for (;;) {
+    Choice c = best_from (n, ns, order, keys, memo, &nmemo, count);
+    if (c.cost >= 1e29) {
+      count = -1;
+      break;
+    }
+    if (ns == 1)
+      *cost = c.cost;
+    if (!c.next)
+      break;
+    radices[count++] = c.next;
+    ns *= c.next;
+  }
+  free (keys);
+  free (memo);
+  return count;
+}
+
+static size_t
+largest_divisor_upto (size_t n, size_t limit)
+{
+  for (size_t d = limit < n ? limit : n; d > 1; d--)
+    if (n % d == 0)
+      return d;
+  return 1;
+}
+
+/* work-group size along dimension 0: a multiple of LANES when the extent
+ * is one */
+static size_t
+local0_for (size_t e0)
+{
+  if (e0 % LANES == 0) {
+    for (size_t d = WG_TARGET; d >= LANES; d -= LANES)
+      if (e0 % d == 0)
+        return d;
+  }
+  return largest_divisor_upto (e0, WG_TARGET);
+}
+
+/* work-group size along dimension 1: a power of two, so that PoCL (which
+ * compiles a kernel once per work-group size) sees few sizes */
+static size_t
+local1_for (size_t size1, size_t local0)
+{
+  size_t l = 1;
+  while (2 * l * local0 <= WG_TARGET && size1 % (2 * l) == 0)
+    l *= 2;
+  return l;
+}
+
+static ClfCpuAddr
+packed_rows (size_t n)
+{
+  ClfCpuAddr a = { 0, 1, (cl_uint) n, 0, 0, ONE_LEVEL, 1 };
+  return a;
+}
+
+/* Row pitch of column scratch: one cache line more than the columns when
+ * those are a multiple of 64, so that the R rows a butterfly reads do not
+ * all fall into the same cache sets (1024 columns: 8 KB apart). */
+static size_t
+column_pitch (size_t cols)
+{
+  return cols % 64 == 0 ? cols + 8 : cols;
+}
+
+/* element e of column c of outer transform o at (o*n + e)*pitch + c */
+static ClfCpuAddr
+packed_columns (size_t n, size_t cols)
+{
+  size_t pitch = column_pitch (cols);
+  ClfCpuAddr a = { 0, (cl_uint) pitch, 1, (cl_uint) (n * pitch), 0,
+    (cl_uint) cols, ONE_LEVEL
+  };
+  return a;
+}
+
+static cl_uint8
+addr_to_cl (ClfCpuAddr a)
+{
+  cl_uint8 v = { {a.off, a.stride, a.d0, a.d1, a.d2, a.nb0, a.nb1, 0} };
+  return v;
+}
+
+/* Transforms adjacent in memory on both sides, at one stride: vectorise
+ * across transforms. Returns the number of adjacent transforms, 0 if the
+ * layout is not like that. */
+static size_t
+column_count (const ClfCpuAxis * ax)
+{
+  const ClfCpuAddr *i = &ax->in, *o = &ax->out;
+  size_t ci = i->nb0 == ONE_LEVEL ? ax->batch : i->nb0;
+  size_t co = o->nb0 == ONE_LEVEL ? ax->batch : o->nb0;
+
+  if (i->stride == 1 || o->stride == 1 || i->d0 != 1 || o->d0 != 1)
+    return 0;
+  if (ci != co || ci < 2 || ax->batch % ci != 0)
+    return 0;
+  /* a single level must really cover the batch */
+  if ((i->nb0 == ONE_LEVEL) != (o->nb0 == ONE_LEVEL))
+    return 0;
+  return ci;
+}
+
+static float *
+stage_twiddles (const unsigned *radices, int ns, size_t *floats,
+    cl_uint * offsets)
+{
+  size_t total = 0, ns_prod = radices[0], pos = 0;
+  float *t;
+
+  for (int s = 1; s < ns; s++) {
+    total += (radices[s] - 1) * ns_prod;
+    ns_prod *= radices[s];
+  }
+  t = malloc (2 * sizeof (float) * (total ? total : 1));
+  if (!t)
+    return NULL;
+  ns_prod = radices[0];
+  offsets[0] = 0;
+  for (int s = 1; s < ns; s++) {
+    size_t R = radices[s], L = ns_prod * R;
+    offsets[s] = (cl_uint) pos;
+    for (size_t r = 1; r < R; r++)
+      for (size_t k = 0; k < ns_prod; k++) {
+        /* exp(-2 pi i r k / L), the angle reduced exactly first */
+        double a = -2.0 * M_PI * (double) ((r * k) % L) / (double) L;
+        t[2 * pos] = (float) cos (a);
+        t[2 * pos + 1] = (float) sin (a);
+        pos++;
+      }
+    ns_prod = L;
+  }
+  *floats = 2 * total;
+  return t;
+}
+
+static size_t
+chunk_bytes (size_t total)
+{
+  const char *env = getenv ("CLFFT_CPU_CHUNK");
+  if (env && env[0])
+    return (size_t) strtoull (env, NULL, 0);
+  return total > CHUNK_ABOVE ? CHUNK_BYTES : 0;
+}
+
+/* One stage of the axis: its kernel(s) and what varies per chunk */
+typedef struct
+{
+  cl_kernel main, rest;         /* rest: columns beyond the last multiple
+                                 * of LANES in the last chunk (or NULL) */
+  int mode;
+  size_t e0, e1;                /* dimension-0 extent, dimension-1 factor */
+} Stage;
+
+static ClfStatus
+set_stage_args (cl_kernel k, ClfCpuAddr in, ClfCpuAddr out, cl_uint8 params,
+    cl_mem tw, float scale, float sign_in, float sign_out, ClfError * err)
+{
+  cl_uint8 in_cl = addr_to_cl (in), out_cl = addr_to_cl (out);
+  cl_int e = 0;
+  e |= clSetKernelArg (k, 2, sizeof (in_cl), &in_cl);
+  e |= clSetKernelArg (k, 3, sizeof (out_cl), &out_cl);
+  e |= clSetKernelArg (k, 4, sizeof (params), &params);
+  e |= clSetKernelArg (k, 5, sizeof (tw), &tw);
+  e |= clSetKernelArg (k, 6, sizeof (scale), &scale);
+  e |= clSetKernelArg (k, 7, sizeof (sign_in), &sign_in);
+  e |= clSetKernelArg (k, 8, sizeof (sign_out), &sign_out);
+  if (e != CL_SUCCESS)
+    return clf_set_cl_error (err, e, "clSetKernelArg (fft_cpu_pass)");
+  return CLF_OK;
+}
+
+/* Launches of one stage over dimension 0 in [0, e0) (columns: the chunk's
+ * [c0, c0 + width)), dimension 1 in [off1, off1 + size1): the multiple of
+ * LANES and the rest separately, so that the vector loop has no scalar
+ * tail. */
+static ClfStatus
+add_stage_launches (ClfPlan * plan, const Stage * st, int src, int dst,
+    size_t c0, size_t width, size_t off1, size_t size1, ClfError * err)
+{
+  size_t main = width >= LANES ? width - width % LANES : 0;
+  size_t global[2], local[2], offset[2];
+  ClfStatus s;
+
+  if (main) {
+    global[0] = main;
+    global[1] = size1;
+    local[0] = local0_for (main);
+    local[1] = local1_for (size1, local[0]);
+    offset[0] = c0;
+    offset[1] = off1;
+    s = clf_plan_add_launch (plan, st->main, src, dst, global, local, offset,
+        err);
+    if (s != CLF_OK)
+      return s;
+  }
+  if (main < width) {
+    cl_kernel k = st->rest ? st->rest : st->main;
+    /* columns: only the last chunk has a rest; its kernel knows where */
+    global[0] = width - main;
+    global[1] = size1;
+    local[0] = global[0];
+    local[1] = local1_for (size1, local[0]);
+    offset[0] = c0 + main;
+    offset[1] = off1;
+    s = clf_plan_add_launch (plan, k, src, dst, global, local, offset, err);
+    if (s != CLF_OK)
+      return s;
+  }
+  return CLF_OK;
+}
+
+int
+clf_plan_cpu_add_axis (ClfPlan * plan, const ClfCpuAxis * ax,
+    ClfStatus * status, ClfError * err)
+{
+  ClfContext *ctx = clf_plan_get_context (plan);
+  unsigned radices[MAX_CPU_STAGES];
+  cl_uint tw_off[MAX_CPU_STAGES];
+  Stage stages[MAX_CPU_STAGES];
+  size_t n = ax->n, batch = ax->batch, cols, ns_prod, floats = 0;
+  size_t target = chunk_bytes (n * batch * sizeof (cl_float2));
+  size_t per, chunk, outer, cw = 0, ow = 1;
+  size_t last_width = 0;
+  int ns, order, scratch[2] = { -1, -1 };
+  double cost;
+  cl_mem tw;
+  float *table;
+  char note[256];
+  ClfStatus st = CLF_OK;
+
+  if (!clf_plan_cpu_enabled (ctx))
+    return 0;
+  cols = column_count (ax);
+  if (cols) {
+    order = ORDER_COLUMNS;
+    ns = cpu_radices (n, order, radices, &cost);
+  } else {
+    /* the order with the cheaper plan; CLFFT_CPU_ORDER=0/1 forces one */
+    const char *env = getenv ("CLFFT_CPU_ORDER");
+    unsigned r2[MAX_CPU_STAGES];
+    double cost2;
+    int ns2;
+    order = ORDER_STOCKHAM;
+    ns = cpu_radices (n, ORDER_STOCKHAM, radices, &cost);
+    ns2 = cpu_radices (n, ORDER_TRANSPOSED, r2, &cost2);
+    if (ns2 >= 2 && (env && env[0] ? env[0] == '1' : cost2 < cost)) {
+      order = ORDER_TRANSPOSED;
+      ns = ns2;
+      memcpy (radices, r2, sizeof (r2));
+    }
+  }
+  /* one stage would read and write the same buffer in place */
+  if (ns < 2)
+    return 0;
+  memset (stages, 0, sizeof (stages));
+
+  /* chunks: rows in groups of `chunk` transforms; columns in groups of
+   * cw columns (a multiple of LANES) of ow outer transforms */
+  outer = cols ? batch / cols : batch;
+  per = n * sizeof (cl_float2);
+  if (!cols) {
+    chunk = target ? target / per : batch;
+    if (chunk < 1)
+      chunk = 1;
+    if (chunk > batch)
+      chunk = batch;
+    while ((batch + chunk - 1) / chunk > MAX_CHUNKS)
+      chunk *= 2;
+    if (chunk > batch)
+      chunk = batch;
+  } else {
+    size_t max_cols = target ? target / per : cols;
+    if (max_cols >= cols) {
+      cw = cols;
+      ow = target ? target / (per * cols) : outer;
+      if (ow < 1)
+        ow = 1;
+      if (ow > outer)
+        ow = outer;
+    } else {
+      cw = max_cols - max_cols % LANES;
+      if (cw < LANES)
+        cw = LANES < cols ? LANES : cols;
+      ow = 1;
+    }
+    while (((cols + cw - 1) / cw) * ((outer + ow - 1) / ow) > MAX_CHUNKS) {
+      if (cw < cols)
+        cw = 2 * cw < cols ? 2 * cw : cols;
+      else
+        ow = 2 * ow < outer ? 2 * ow : outer;
+    }
+    last_width = cols - ((cols - 1) / cw) * cw;
+    chunk = cw * ow;
+  }
+
+  table = stage_twiddles (radices, ns, &floats, tw_off);
+  if (!table) {
+    *status = clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
+    return 1;
+  }
+  tw = clf_plan_add_table (plan, table, floats ? floats : 2, err);
+  free (table);
+  if (!tw) {
+    *status = err ? err->code : CLF_ERROR_OPENCL;
+    return 1;
+  }
+  for (int i = 0; i < (ns > 2 ? 2 : 1); i++) {
+    scratch[i] = clf_plan_shared_scratch (plan, i, n * (cols ?
+            column_pitch (cw) * ow : chunk) * sizeof (cl_float2), err);
+    if (scratch[i] < 0) {
+      *status = err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+      return 1;
+    }
+  }
+
+  snprintf (note, sizeof (note), " cpu%s(%zu:", cols ? "cols" :
+      order == ORDER_TRANSPOSED ? "t" : "", n);
+  for (int s = 0; s < ns; s++)
+    snprintf (note + strlen (note), sizeof (note) - strlen (note), "%s%u",
+        s ? "x" : "", radices[s]);
+  if ((cols ? ((cols + cw - 1) / cw) * ((outer + ow - 1) / ow) :
+          (batch + chunk - 1) / chunk) > 1)
+    snprintf (note + strlen (note), sizeof (note) - strlen (note),
+        " chunks of %zu", chunk);
+  strncat (note, ")", sizeof (note) - strlen (note) - 1);
+  clf_plan_describe_add (plan, note);
+
+  /* the kernels of every stage */
+  ns_prod = 1;
+  for (int s = 0; s < ns && st == CLF_OK; s++) {
+    int first = s == 0, last = s == ns - 1;
+    unsigned R = radices[s];
+    size_t q_ext = n / (ns_prod * R);
+    Stage *sg = &stages[s];
+    ClfCpuAddr in, out;
+    cl_uint flags = (first ? 0 : 1) | (last ? 0 : 2);
+    char defines[256];
+    float scale = last ? ax->scale : 1.0f;
+    float sign_in = first && (ax->flags & CLF_CPU_CONJ_IN) ? -1.0f : 1.0f;
+    float sign_out = last && (ax->flags & CLF_CPU_CONJ_OUT) ? -1.0f : 1.0f;
+    cl_uint8 params;
+
+    if (cols) {
+      sg->mode = 2;
+      sg->e0 = cols;
+      sg->e1 = n / R;
+    } else if (order == ORDER_TRANSPOSED) {
+      sg->mode = last ? 4 : 3;
+      sg->e0 = last ? ns_prod : q_ext;
+      sg->e1 = last ? 1 : ns_prod;
+    } else if (first || (ns_prod < LANES && ns_prod < q_ext)) {
+      sg->mode = 1;
+      sg->e0 = q_ext;
+      sg->e1 = ns_prod;
+    } else {
+      sg->mode = 0;
+      sg->e0 = ns_prod;
+      sg->e1 = q_ext;
+    }
+    in = first ? ax->in : cols ? packed_columns (n, cw) : packed_rows (n);
+    out = last ? ax->out : cols ? packed_columns (n, cw) : packed_rows (n);
+    if (cols) {
+      if (first && in.nb0 == ONE_LEVEL)
+        in.nb0 = (cl_uint) cols;
+      if (last && out.nb0 == ONE_LEVEL)
+        out.nb0 = (cl_uint) cols;
+    }
+
+    snprintf (defines, sizeof (defines), "-DR=%u -DMODE=%d%s -DIN_KIND=%d%s%s"
+        "%s%s", R, sg->mode, first ? " -DFIRST" : "",
+        !first ? 0 : (ax->flags & CLF_CPU_IN_REAL) ? 1 :
+        (ax->flags & CLF_CPU_IN_HERMITIAN) ? 2 : 0,
+        last && (ax->flags & CLF_CPU_OUT_REAL) ? " -DOUT_REAL" : "",
+        last && ax->count < n ? " -DLIMIT" : "",
+        in.stride == 1 ? " -DIN_UNIT" : "",
+        out.stride == 1 ? " -DOUT_UNIT" : "");
+    params = (cl_uint8) { {(cl_uint) n, (cl_uint) ns_prod,
+            ax->count < n ? ax->count : (cl_uint) n, tw_off[s],
+        (cl_uint) sg->e1, flags, 0, 0}
+    };
+
+    sg->main = clf_context_create_kernel_full (ctx, "fft_cpu", defines,
+        "fft_cpu_pass", err);
+    if (!sg->main) {
+      st = err ? err->code : CLF_ERROR_OPENCL;
+      break;
+    }
+    st = set_stage_args (sg->main, in, out, params, tw, scale, sign_in,
+        sign_out, err);
+    if (st == CLF_OK && cols && last_width % LANES && last_width > LANES) {
+      /* the rest of the last chunk's columns starts at this column */
+      sg->rest = clf_context_create_kernel_full (ctx, "fft_cpu", defines,
+          "fft_cpu_pass", err);
+      if (!sg->rest) {
+        st = err ? err->code : CLF_ERROR_OPENCL;
+        break;
+      }
+      params.s[6] = (cl_uint) (last_width - last_width % LANES);
+      st = set_stage_args (sg->rest, in, out, params, tw, scale, sign_in,
+          sign_out, err);
+    }
+    ns_prod *= R;
+  }
+
+  /* the launches: every stage of a chunk, then the next chunk */
+  if (st == CLF_OK && !cols) {
+    for (size_t b0 = 0; b0 < batch && st == CLF_OK; b0 += chunk) {
+      size_t nb = batch - b0 < chunk ? batch - b0 : chunk;
+      int src = ax->src;
+      for (int s = 0; s < ns && st == CLF_OK; s++) {
+        int dst = s == ns - 1 ? ax->dst : scratch[s % 2];
+        st = add_stage_launches (plan, &stages[s], src, dst, 0,
+            stages[s].e0, b0 * stages[s].e1, nb * stages[s].e1, err);
+        src = dst;
+      }
+    }
+  } else if (st == CLF_OK) {
+    for (size_t o0 = 0; o0 < outer && st == CLF_OK; o0 += ow) {
+      size_t no = outer - o0 < ow ? outer - o0 : ow;
+      for (size_t c0 = 0; c0 < cols && st == CLF_OK; c0 += cw) {
+        size_t w = cols - c0 < cw ? cols - c0 : cw;
+        int src = ax->src;
+        for (int s = 0; s < ns && st == CLF_OK; s++) {
+          int dst = s == ns - 1 ? ax->dst : scratch[s % 2];
+          st = add_stage_launches (plan, &stages[s], src, dst, c0, w,
+              o0 * stages[s].e1, no * stages[s].e1, err);
+          src = dst;
+        }
+      }
+    }
+  }
+
+  for (int s = 0; s < ns; s++) {
+    if (stages[s].main)
+      clReleaseKernel (stages[s].main);
+    if (stages[s].rest)
+      clReleaseKernel (stages[s].rest);
+  }
+  *status = st;
+  return 1;
+}

@@ -227,10 +227,10 @@ local1_for (size_t size1, size_t local0)
   return l;
 }
 
-static ClfCpuAddr
+static Addr
 packed_rows (size_t n)
 {
-  ClfCpuAddr a = { 0, 1, (cl_uint) n, 0, 0, ONE_LEVEL, 1 };
+  Addr a = { 0, 1, (cl_uint) n, 0, 0, ONE_LEVEL, 1 };
   return a;
 }
 
@@ -244,30 +244,23 @@ column_pitch (size_t cols)
 }
 
 /* element e of column c of outer transform o at (o*n + e)*pitch + c */
-static ClfCpuAddr
+static Addr
 packed_columns (size_t n, size_t cols)
 {
   size_t pitch = column_pitch (cols);
-  ClfCpuAddr a = { 0, (cl_uint) pitch, 1, (cl_uint) (n * pitch), 0,
+  Addr a = { 0, (cl_uint) pitch, 1, (cl_uint) (n * pitch), 0,
     (cl_uint) cols, ONE_LEVEL
   };
   return a;
-}
-
-static cl_uint8
-addr_to_cl (ClfCpuAddr a)
-{
-  cl_uint8 v = { {a.off, a.stride, a.d0, a.d1, a.d2, a.nb0, a.nb1, 0} };
-  return v;
 }
 
 /* Transforms adjacent in memory on both sides, at one stride: vectorise
  * across transforms. Returns the number of adjacent transforms, 0 if the
  * layout is not like that. */
 static size_t
-column_count (const ClfCpuAxis * ax)
+column_count (const Axis * ax)
 {
-  const ClfCpuAddr *i = &ax->in, *o = &ax->out;
+  const Addr *i = &ax->in, *o = &ax->out;
   size_t ci = i->nb0 == ONE_LEVEL ? ax->batch : i->nb0;
   size_t co = o->nb0 == ONE_LEVEL ? ax->batch : o->nb0;
 
@@ -333,7 +326,7 @@ typedef struct
 } Stage;
 
 static ClfStatus
-set_stage_args (cl_kernel k, ClfCpuAddr in, ClfCpuAddr out, cl_uint8 params,
+set_stage_args (cl_kernel k, Addr in, Addr out, cl_uint8 params,
     cl_mem tw, float scale, float sign_in, float sign_out, ClfError * err)
 {
   cl_uint8 in_cl = addr_to_cl (in), out_cl = addr_to_cl (out);
@@ -391,7 +384,7 @@ add_stage_launches (ClfPlan * plan, const Stage * st, int src, int dst,
 }
 
 int
-clf_plan_cpu_add_axis (ClfPlan * plan, const ClfCpuAxis * ax,
+clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
     ClfStatus * status, ClfError * err)
 {
   ClfContext *ctx = clf_plan_get_context (plan);
@@ -513,12 +506,12 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const ClfCpuAxis * ax,
     unsigned R = radices[s];
     size_t q_ext = n / (ns_prod * R);
     Stage *sg = &stages[s];
-    ClfCpuAddr in, out;
+    Addr in, out;
     cl_uint flags = (first ? 0 : 1) | (last ? 0 : 2);
     char defines[256];
     float scale = last ? ax->scale : 1.0f;
-    float sign_in = first && (ax->flags & CLF_CPU_CONJ_IN) ? -1.0f : 1.0f;
-    float sign_out = last && (ax->flags & CLF_CPU_CONJ_OUT) ? -1.0f : 1.0f;
+    float sign_in = first && (ax->flags & CONJ_IN) ? -1.0f : 1.0f;
+    float sign_out = last && (ax->flags & CONJ_OUT) ? -1.0f : 1.0f;
     cl_uint8 params;
 
     if (cols) {
@@ -549,9 +542,9 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const ClfCpuAxis * ax,
 
     snprintf (defines, sizeof (defines), "-DR=%u -DMODE=%d%s -DIN_KIND=%d%s%s"
         "%s%s", R, sg->mode, first ? " -DFIRST" : "",
-        !first ? 0 : (ax->flags & CLF_CPU_IN_REAL) ? 1 :
-        (ax->flags & CLF_CPU_IN_HERMITIAN) ? 2 : 0,
-        last && (ax->flags & CLF_CPU_OUT_REAL) ? " -DOUT_REAL" : "",
+        !first ? 0 : (ax->flags & IN_REAL) ? 1 :
+        (ax->flags & IN_HERMITIAN) ? 2 : 0,
+        last && (ax->flags & OUT_REAL) ? " -DOUT_REAL" : "",
         last && ax->count < n ? " -DLIMIT" : "",
         in.stride == 1 ? " -DIN_UNIT" : "",
         out.stride == 1 ? " -DOUT_UNIT" : "");

@@ -1,5 +1,5 @@
 /* clf-plan.c: turns a transform description into a list of kernel passes. */
-#include "clf-private.h"
+#include "clf-plan-private.h"
 #include "clf-plan-cpu.h"
 #include "clf-tables.h"
 
@@ -7,32 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Pass flags, mirrored in kernels/fft.cl */
-#define CONJ_IN        (1u << 0)
-#define CONJ_OUT       (1u << 1)
-#define LOAD_BFAST     (1u << 2)
-#define STORE_BFAST    (1u << 3)
-#define POST_TWIDDLE   (1u << 4)
-#define IN_REAL        (1u << 5)
-#define IN_HERMITIAN   (1u << 6)
-#define OUT_REAL       (1u << 7)
-#define IN_FLAGS  (CONJ_IN | IN_REAL | IN_HERMITIAN)
-#define OUT_FLAGS (CONJ_OUT | OUT_REAL)
-
 #define MAX_PASSES 65536
 #define MAX_BUFFERS 16
-#define ALL_ELEMENTS 0xffffffffu
 
 /* Buffers a pass reads and writes: the user's two, or plan scratch */
 enum
 { BUF_IN = 0, BUF_OUT = 1, BUF_SCRATCH = 2 };
-
-/* Transform b, element j at off + j*stride + (b % nb0)*d0
- * + ((b / nb0) % nb1)*d1 + (b / (nb0*nb1))*d2, as the kernels read it. */
-typedef struct
-{
-  cl_uint off, stride, d0, d1, d2, nb0, nb1;
-} Addr;
 
 typedef struct
 {
@@ -60,17 +40,6 @@ struct _ClfPlan
   int cpu_scratch[2];           /* clf-plan-cpu.c's shared buffers, 0: none */
 };
 
-/* What one axis transform reads and writes */
-typedef struct
-{
-  size_t n, batch;
-  Addr in, out;
-  int src, dst;
-  cl_uint flags;                /* IN_FLAGS and OUT_FLAGS */
-  cl_uint count;                /* outputs kept (R2C), ALL_ELEMENTS = n */
-  float scale;
-} Axis;
-
 static Addr
 addr_1level (size_t off, size_t stride, size_t dist)
 {
@@ -78,13 +47,6 @@ addr_1level (size_t off, size_t stride, size_t dist)
     0xffffffffu, 1
   };
   return a;
-}
-
-static cl_uint8
-addr_to_cl (Addr a)
-{
-  cl_uint8 v = { {a.off, a.stride, a.d0, a.d1, a.d2, a.nb0, a.nb1, 0} };
-  return v;
 }
 
 static void
@@ -759,18 +721,8 @@ add_axis (ClfPlan * plan, const Axis * ax_in, ClfError * err)
     return add_column_four_step (plan, &ax, n1, err);
 
   /* CPU devices: Stockham passes in global memory (clf-plan-cpu.c) */
-  if (clf_context_is_cpu (plan->ctx) || getenv ("CLFFT_CPU_PATH")) {
-    ClfCpuAxis c = { ax.n, ax.batch,
-      {ax.in.off, ax.in.stride, ax.in.d0, ax.in.d1, ax.in.d2, ax.in.nb0,
-          ax.in.nb1},
-      {ax.out.off, ax.out.stride, ax.out.d0, ax.out.d1, ax.out.d2,
-          ax.out.nb0, ax.out.nb1},
-      ax.src, ax.dst, ax.flags, ax.count == ALL_ELEMENTS ?
-          (cl_uint) ax.n : ax.count, ax.scale
-    };
-    if (clf_plan_cpu_add_axis (plan, &c, &st, err))
-      return st;
-  }
+  if (clf_plan_cpu_add_axis (plan, &ax, &st, err))
+    return st;
 
   if (fits_local (plan, ax.n))
     return add_local_pass (plan, &ax, 0, 0, 0, 1, 1, 1, err);
@@ -1078,7 +1030,7 @@ clf_plan_output_size (ClfPlan * plan)
   return plan->out_size;
 }
 
-/* ---- for the CPU planner (clf-plan-cpu.h) ----------------------------- */
+/* ---- for the CPU planner (clf-plan-private.h) ----------------------------- */
 
 ClfContext *
 clf_plan_get_context (ClfPlan * plan)

@@ -1,0 +1,65 @@
+/* clf-plan-private.h: what clf-plan.c shares with the planners of other
+ * files (clf-plan-cpu.c): flags, layouts, axis transforms, plan access. */
+#ifndef __CLF_PLAN_PRIVATE_H__
+#define __CLF_PLAN_PRIVATE_H__
+
+#include "clf-private.h"
+
+/* Pass flags, mirrored in kernels/fft.cl */
+#define CONJ_IN        (1u << 0)
+#define CONJ_OUT       (1u << 1)
+#define LOAD_BFAST     (1u << 2)
+#define STORE_BFAST    (1u << 3)
+#define POST_TWIDDLE   (1u << 4)
+#define IN_REAL        (1u << 5)
+#define IN_HERMITIAN   (1u << 6)
+#define OUT_REAL       (1u << 7)
+#define IN_FLAGS  (CONJ_IN | IN_REAL | IN_HERMITIAN)
+#define OUT_FLAGS (CONJ_OUT | OUT_REAL)
+
+#define ALL_ELEMENTS 0xffffffffu
+
+/* Transform b, element j at off + j*stride + (b % nb0)*d0
+ * + ((b / nb0) % nb1)*d1 + (b / (nb0*nb1))*d2, as the kernels read it. */
+typedef struct
+{
+  cl_uint off, stride, d0, d1, d2, nb0, nb1;
+} Addr;
+
+/* What one axis transform reads and writes */
+typedef struct
+{
+  size_t n, batch;
+  Addr in, out;
+  int src, dst;
+  cl_uint flags;                /* IN_FLAGS and OUT_FLAGS */
+  cl_uint count;                /* outputs kept (R2C), ALL_ELEMENTS = n */
+  float scale;
+} Axis;
+
+static inline cl_uint8
+addr_to_cl (Addr a)
+{
+  cl_uint8 v = { {a.off, a.stride, a.d0, a.d1, a.d2, a.nb0, a.nb1, 0} };
+  return v;
+}
+
+/* ---- provided by clf-plan.c for the CPU planner ---------------------- */
+
+ClfContext *clf_plan_get_context (ClfPlan * plan);
+/* A launch of kernel (the plan keeps a reference) over a 2D range, at a
+ * global offset unless offset is NULL; args 0 and 1 are bound to buffers
+ * src and dst at enqueue, the others are the caller's. */
+ClfStatus clf_plan_add_launch (ClfPlan * plan, cl_kernel kernel, int src,
+    int dst, const size_t global[2], const size_t local[2],
+    const size_t offset[2], ClfError * err);
+/* the id of scratch buffer slot (0 or 1) shared by the plan's CPU axes,
+ * at least bytes long; -1 on error */
+int clf_plan_shared_scratch (ClfPlan * plan, int slot, size_t bytes,
+    ClfError * err);
+/* a read-only device copy of a host table, NULL on error */
+cl_mem clf_plan_add_table (ClfPlan * plan, const float *data, size_t floats,
+    ClfError * err);
+void clf_plan_describe_add (ClfPlan * plan, const char *text);
+
+#endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define CACHE_MAGIC "CLFBIN02"
@@ -217,6 +218,31 @@ build_log_error (ClfError * err, cl_program program, cl_device_id device,
   return CLF_ERROR_BUILD;
 }
 
+/* CLFFT_TRACE_BUILDS=1: one line per program on stderr, with the time it
+ * took and the compiler's log, to see where a cold plan's time goes. */
+static void
+trace_build (cl_program program, cl_device_id device, const char *name,
+    const char *options, const char *how, struct timespec *t0)
+{
+  static int trace = -1;
+  struct timespec t1;
+  char log[512] = "";
+
+  if (trace < 0)
+    trace = getenv ("CLFFT_TRACE_BUILDS")
+        && atoi (getenv ("CLFFT_TRACE_BUILDS")) > 0;
+  if (!trace)
+    return;
+  clock_gettime (CLOCK_MONOTONIC, &t1);
+  if (program && clGetProgramBuildInfo (program, device,
+          CL_PROGRAM_BUILD_LOG, sizeof (log), log, NULL) != CL_SUCCESS)
+    log[0] = '\0';
+  log[sizeof (log) - 1] = '\0';
+  fprintf (stderr, "clfft: %s %s [%s]: %.1f ms%s%s\n", how, name,
+      options ? options : "", (t1.tv_sec - t0->tv_sec) * 1e3 +
+      (t1.tv_nsec - t0->tv_nsec) * 1e-6, log[0] ? "\n" : "", log);
+}
+
 cl_program
 clf_program_build_cached (cl_context context, cl_device_id device,
     const char *name, const char *source, const char *options,
@@ -226,7 +252,9 @@ clf_program_build_cached (cl_context context, cl_device_id device,
   char *file = cache_file (device, name, source, options, &key);
   cl_program program = NULL;
   cl_int clerr;
+  struct timespec t0;
 
+  clock_gettime (CLOCK_MONOTONIC, &t0);
   if (file) {
     size_t len = 0;
     unsigned char *bin = read_cached_binary (file, key, &len);
@@ -243,6 +271,8 @@ clf_program_build_cached (cl_context context, cl_device_id device,
         program = NULL;
       }
       free (bin);
+      if (program)
+        trace_build (NULL, device, name, options, "cached", &t0);
     }
   }
 
@@ -260,6 +290,7 @@ clf_program_build_cached (cl_context context, cl_device_id device,
       free (file);
       return NULL;
     }
+    trace_build (program, device, name, options, "compiled", &t0);
     if (file)
       write_cached_binary (file, key, program);
   }

@@ -324,6 +324,7 @@ clf_store (__global float2 * dst, __global float *dstr, uint flags,
     dst[base + j * stride] = val;
 }
 
+#ifndef CLF_HELPERS_ONLY
 /* One whole transform of length N <= local memory per group of T threads;
  * G transforms per work-group. params: s0 N, s1 number of stages, s2 T,
  * s3 G, s4 batch, s5 flags, s6 elements to store (R2C: N/2+1),
@@ -457,6 +458,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
           count, buf[sg * LS + LX (j)], scale, post_tw, post_shift, sn2);
   }
 }
+#endif /* CLF_HELPERS_ONLY */
 
 /* ---- Bluestein: X_k = c_k sum_n (x_n c_n) conj(c)_{k-n}, c_n = w^(n^2/2) -- */
 

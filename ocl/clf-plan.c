@@ -168,28 +168,24 @@ next_pass (ClfPlan * plan, ClfError * err)
   return p;
 }
 
+/* A pass running one of fft.cl's helper kernels (Bluestein, Hermitian
+ * expansion): built without fft_local, whose generic form is slow to
+ * compile. */
 static Pass *
-new_pass_full (ClfPlan * plan, const char *kernel_name, const char *defines,
-    int src, int dst, ClfError * err)
+new_pass (ClfPlan * plan, const char *kernel_name, int src, int dst,
+    ClfError * err)
 {
   Pass *p = next_pass (plan, err);
   if (!p)
     return NULL;
-  p->kernel = clf_context_create_kernel_full (plan->ctx, "fft", defines,
-      kernel_name, err);
+  p->kernel = clf_context_create_kernel_full (plan->ctx, "fft",
+      "-DCLF_HELPERS_ONLY", kernel_name, err);
   if (!p->kernel)
     return NULL;
   p->src = src;
   p->dst = dst;
   plan->npasses++;
   return p;
-}
-
-static Pass *
-new_pass (ClfPlan * plan, const char *kernel_name, int src, int dst,
-    ClfError * err)
-{
-  return new_pass_full (plan, kernel_name, NULL, src, dst, err);
 }
 
 #define SET_ARG(k, i, v) clSetKernelArg (k, i, sizeof (v), &(v))
@@ -251,6 +247,26 @@ fits_local (ClfPlan * plan, size_t n)
       clf_context_max_work_group (plan->ctx);
 }
 
+/* Transforms one work-group runs: several small ones keep the device
+ * busy, within local memory and the work-group size. */
+static size_t
+transforms_per_group (ClfPlan * plan, const Axis * ax, size_t T, size_t ls,
+    size_t maxwg)
+{
+  size_t capacity = clf_context_local_capacity (plan->ctx), G = 1;
+
+  while (G * 2 <= ax->batch && G * 2 * ls <= capacity
+      && G * 2 * T <= maxwg && G * 2 * T <= group_threads ())
+    G *= 2;
+  /* PoCL 3.1 mis-evaluates the kernel's "transform exists" tests after
+   * its barriers and writes past the output for the missing transforms of
+   * a last, partial work-group: there, every work-group must be full. */
+  if (clf_context_is_cpu (plan->ctx))
+    while (ax->batch % G)
+      G /= 2;
+  return G;
+}
+
 /* post_n: four-step twiddle w_{post_n}^(n2 * k) on output k, with
  * n2 = (b / post_div) % post_mod for transform b (post_n = 0: none).
  * store_mod/step: R2C keeps output k of transform b when
@@ -263,8 +279,8 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
   unsigned radices[CLF_MAX_STAGES];
   int ns = clf_factor_radices (ax->n, radices, CLF_MAX_STAGES);
   size_t T = local_threads (ax->n, radices, ns);
-  size_t capacity = clf_context_local_capacity (plan->ctx);
   size_t maxwg = clf_context_max_work_group (plan->ctx), kwg = 0;
+  cl_kernel kernel = NULL;
   size_t G = 1, groups;
   cl_ulong codes = 0;
   cl_uint flags = ax->flags | extra_flags;
@@ -291,13 +307,6 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
         pad ? "-DCLF_LDS_PAD " : "",
         big ? "-DCLF_BIG_RADICES" : "");
   }
-  p = new_pass_full (plan, "fft_local", generic, ax->src, ax->dst, err);
-  if (!p)
-    return err ? err->code : CLF_ERROR_OPENCL;
-  if (clGetKernelWorkGroupInfo (p->kernel, clf_context_get_device (plan->ctx),
-          CL_KERNEL_WORK_GROUP_SIZE, sizeof (kwg), &kwg, NULL) == CL_SUCCESS
-      && kwg < maxwg)
-    maxwg = kwg;
   if (T > maxwg)
     return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
         "length %zu needs %zu threads per work-group, device allows %zu",
@@ -319,18 +328,7 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
     if (wide <= maxwg)
       T = wide;
   }
-
-  /* several small transforms per work-group keep the device busy */
-  while (G * 2 <= ax->batch && G * 2 * ls <= capacity
-      && G * 2 * T <= maxwg && G * 2 * T <= group_threads ())
-    G *= 2;
-  /* PoCL 3.1 mis-evaluates the kernel's "transform exists" tests after
-   * its barriers and writes past the output for the missing transforms of
-   * a last, partial work-group: there, every work-group must be full. */
-  if (clf_context_is_cpu (plan->ctx))
-    while (ax->batch % G)
-      G /= 2;
-  groups = (ax->batch + G - 1) / G;
+  G = transforms_per_group (plan, ax, T, ls, maxwg);
 
   if (load_bfast)
     flags |= LOAD_BFAST;
@@ -341,9 +339,10 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
     flags |= POST_TWIDDLE;
 
   if (specialize (plan->ctx)) {
-    /* a program for this length: constants instead of run-time values */
+    /* a program for this length: constants instead of run-time values.
+     * The generic program is not built at all then: on NVIDIA it takes
+     * about 15 s to compile, a specialised one 1-4 s. */
     char defines[256];
-    cl_kernel k;
     size_t kwg_fixed = 0;
     cl_ulong c = 0;
     for (int i = 0; i < ns; i++)
@@ -352,19 +351,44 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
         "-DCLF_NSTAGES=%du -DCLF_T=%zuu -DCLF_G=%zuu -DCLF_CODES=%lluul "
         "-DCLF_FLAGS=%uu %s", ax->n, ns, T, G, (unsigned long long) c,
         flags, generic);
-    k = clf_context_create_kernel_full (plan->ctx, "fft", defines,
+    kernel = clf_context_create_kernel_full (plan->ctx, "fft", defines,
         "fft_local", err);
-    if (!k)
+    if (!kernel)
       return err ? err->code : CLF_ERROR_BUILD;
-    if (clGetKernelWorkGroupInfo (k, clf_context_get_device (plan->ctx),
+    if (clGetKernelWorkGroupInfo (kernel, clf_context_get_device (plan->ctx),
             CL_KERNEL_WORK_GROUP_SIZE, sizeof (kwg_fixed), &kwg_fixed,
-            NULL) == CL_SUCCESS && kwg_fixed >= G * T) {
-      clReleaseKernel (p->kernel);
-      p->kernel = k;
-    } else {
-      clReleaseKernel (k);
+            NULL) != CL_SUCCESS || kwg_fixed < G * T) {
+      clReleaseKernel (kernel);
+      kernel = NULL;
     }
   }
+  if (!kernel) {
+    /* the generic program, with as many threads as it allows */
+    kernel = clf_context_create_kernel_full (plan->ctx, "fft", generic,
+        "fft_local", err);
+    if (!kernel)
+      return err ? err->code : CLF_ERROR_BUILD;
+    if (clGetKernelWorkGroupInfo (kernel,
+            clf_context_get_device (plan->ctx), CL_KERNEL_WORK_GROUP_SIZE,
+            sizeof (kwg), &kwg, NULL) == CL_SUCCESS && kwg < maxwg)
+      maxwg = kwg;
+    if (T > maxwg) {
+      clReleaseKernel (kernel);
+      return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
+          "length %zu needs %zu threads per work-group, the kernel allows "
+          "%zu on this device", ax->n, T, maxwg);
+    }
+    G = transforms_per_group (plan, ax, T, ls, maxwg);
+  }
+  if (!(p = next_pass (plan, err))) {
+    clReleaseKernel (kernel);
+    return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+  }
+  p->kernel = kernel;
+  p->src = ax->src;
+  p->dst = ax->dst;
+  plan->npasses++;
+  groups = (ax->batch + G - 1) / G;
 
   for (int i = 0; i < ns; i++)
     codes |= (cl_ulong) clf_radix_code (radices[i]) << (4 * i);

@@ -137,6 +137,47 @@ group_threads (void)
   return v >= 1 && v <= 4096 ? (size_t) v : 256;
 }
 
+/* Threads a pass should offer a GPU to keep it busy: about half of what
+ * its compute units hold at once (CLFFT_MIN_THREADS overrides; 0: off). */
+static size_t
+min_threads (ClfContext * ctx)
+{
+  const char *env = getenv ("CLFFT_MIN_THREADS");
+  cl_uint units = 0;
+
+  if (env)
+    return (size_t) strtoul (env, NULL, 10);
+  if (clGetDeviceInfo (clf_context_get_device (ctx),
+          CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (units), &units,
+          NULL) != CL_SUCCESS)
+    return 0;
+  return (size_t) units * 1024;
+}
+
+/* More threads per transform than the stages need when there are too few
+ * transforms to fill the GPU (a 1920x1080 frame: 1080 rows of 64 threads
+ * left most of an H100 idle). The kernel strides its butterflies by T, so
+ * any T from the minimum up to the widest stage works. */
+static size_t
+widen_threads (ClfPlan * plan, const Axis * ax, const unsigned *radices,
+    int ns, size_t T, size_t maxwg)
+{
+  size_t target = min_threads (plan->ctx), widest = 0;
+
+  for (int i = 0; i < ns; i++)
+    if (ax->n / radices[i] > widest)
+      widest = ax->n / radices[i];
+  while (T * ax->batch < target && T < widest) {
+    size_t wider = (T * 2 + 31) / 32 * 32;      /* whole warps */
+    if (wider > widest)
+      wider = widest;
+    if (wider > maxwg || wider > group_threads ())
+      break;
+    T = wider;
+  }
+  return T;
+}
+
 /* float2 slots between transforms in fft_local's local memory: LX (n) | 1 */
 static size_t
 local_stride (int pad, size_t n)
@@ -278,7 +319,7 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
 {
   unsigned radices[CLF_MAX_STAGES];
   int ns = clf_factor_radices (ax->n, radices, CLF_MAX_STAGES);
-  size_t T = local_threads (ax->n, radices, ns);
+  size_t T = local_threads (ax->n, radices, ns), T_min = T;
   size_t maxwg = clf_context_max_work_group (plan->ctx), kwg = 0;
   cl_kernel kernel = NULL;
   size_t G = 1, groups;
@@ -327,6 +368,8 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
     }
     if (wide <= maxwg)
       T = wide;
+  } else {
+    T = widen_threads (plan, ax, radices, ns, T, maxwg);
   }
   G = transforms_per_group (plan, ax, T, ls, maxwg);
 
@@ -372,6 +415,8 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
             clf_context_get_device (plan->ctx), CL_KERNEL_WORK_GROUP_SIZE,
             sizeof (kwg), &kwg, NULL) == CL_SUCCESS && kwg < maxwg)
       maxwg = kwg;
+    if (T > maxwg)
+      T = T_min;                /* give up the widening first */
     if (T > maxwg) {
       clReleaseKernel (kernel);
       return clf_set_error (err, CLF_ERROR_UNSUPPORTED,

@@ -132,7 +132,8 @@ ClfStatus clf_convolve2d_process_frame (ClfConvolve2d * conv,
     const ClfFrame2d * src, const ClfFrame2d * dst, ClfEdgeMode edge,
     ClfError * err);
 
-/* The smallest 2^a 3^b 5^c 7^d >= frame + kernel - 1 (even if even_only). */
+/* The FFT length for frame + kernel - 1 samples (even if even_only): a
+ * 2^a 3^b 5^c 7^d with b + c + d <= 3, or a power of two within 10% of it. */
 size_t clf_convolve2d_padded_length (size_t frame, size_t kernel,
     int even_only);
 

@@ -32,7 +32,7 @@ for line in open(sys.argv[1]):
 el = collections.OrderedDict()
 for line in open(sys.argv[2]):
     cells = [c.strip() for c in line.strip().strip("|").split("|")]
-    if len(cells) == 5 and re.match(r"[\d.]+ ", cells[3]):
+    if len(cells) == 6 and re.match(r"[\d.]+ ", cells[3]):
         el[cells[0]] = (float(cells[3].split()[0]), cells[3].split()[1])
 
 print("| benchmark | gst-clfft | VkFFT | AMD clFFT | FFTW | GStreamer CPU element | gst-clfft speed / best anchor |")

@@ -2,23 +2,15 @@
 #include "clf.h"
 #include "clf-convolve1d.h"
 
+#include "bench-clock.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define RATE 48000
 #define CHANNELS 2
-
-static double
-now (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void
 usage (const char *argv0)
@@ -94,10 +86,10 @@ main (int argc, char **argv)
 
   for (size_t bi = 0; bi < n_blocks_list; bi++) {
     size_t B = blocks[bi];
-    double t0 = now ();
+    double t0 = bench_now ();
     ClfConvolve1d *conv = clf_convolve1d_new (ctx, channels, B, ir,
         ir_frames, 1, &err);
-    double t_setup = now () - t0;
+    double t_setup = bench_now () - t0;
     if (!conv) {
       fprintf (stderr, "block %zu: %s\n", B, err.message);
       ret = 1;
@@ -116,7 +108,7 @@ main (int argc, char **argv)
     /* A pipeline hands over per_call frames at a time; a block is
      * processed as soon as it fills, so count the calls that way. */
     size_t fed = 0, done_blocks = 0;
-    t0 = now ();
+    t0 = bench_now ();
     while (done_blocks < total_blocks) {
       fed += per_call;
       size_t ready = fed / B - done_blocks;
@@ -133,7 +125,7 @@ main (int argc, char **argv)
       if (ret)
         break;
     }
-    double t_proc = now () - t0;
+    double t_proc = bench_now () - t0;
     double audio = (double) total_blocks * B / RATE;
     printf ("%8zu %6zu %10.1f %10.3f %12.3f %10.1f\n", B,
         clf_convolve1d_get_partitions (conv), 1000.0 * B / RATE, t_setup,

@@ -2,19 +2,11 @@
 #include "clf.h"
 #include "clf-convolve2d.h"
 
+#include "bench-clock.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double
-now (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void
 usage (const char *argv0)
@@ -46,14 +38,14 @@ time_frames (ClfContext * ctx, ClfConvolve2d * conv, const ClfFrame2d * src,
 
   if (clf_convolve2d_process_frame (conv, src, dst, edge, err) != CLF_OK)
     return -1.0;
-  t0 = now ();
+  t0 = bench_now ();
   for (int i = 0; i < n; i++)
     if (clf_convolve2d_process_frame (conv, src, dst, edge, err) != CLF_OK)
       return -1.0;
   /* device destinations return before the work is done */
   if (clf_context_wait (ctx, err) != CLF_OK)
     return -1.0;
-  return (now () - t0) * 1e3 / n;
+  return (bench_now () - t0) * 1e3 / n;
 }
 
 int
@@ -137,7 +129,7 @@ main (int argc, char **argv)
   for (int r = 0; r < n_radii; r++) {
     ClfKernel2d kernel = { shape, radii[r], NULL, 0, 0 };
     ClfConvolve2d *conv = clf_convolve2d_new (ctx, &err);
-    double t0 = now (), t_conf, t_host, t_dev;
+    double t0 = bench_now (), t_conf, t_host, t_dev;
 
     if (!conv || clf_convolve2d_configure (conv, &layout, &kernel, 1,
             &err) != CLF_OK) {
@@ -146,7 +138,7 @@ main (int argc, char **argv)
       ret = 1;
       continue;
     }
-    t_conf = (now () - t0) * 1e3;
+    t_conf = (bench_now () - t0) * 1e3;
     t_host = time_frames (ctx, conv, &host_src, &host_dst, edge, frames, &err);
     t_dev = t_host < 0 ? -1.0 :
         time_frames (ctx, conv, &dev_src, &dev_dst, edge, frames, &err);

@@ -2,17 +2,16 @@
 #include "clf.h"
 #include "reference.h"
 
+#include "bench-clock.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static double
 now_us (void)
 {
-  struct timespec t;
-  clock_gettime (CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
+  return bench_now () * 1e6;
 }
 
 static int

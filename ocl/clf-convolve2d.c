@@ -72,16 +72,15 @@ clf_kernel2d_extent (const ClfKernel2d * k, size_t *width, size_t *height,
   *cx = *cy = c;
 }
 
-/* Odd prime factors of a 7-smooth n, counted with multiplicity */
+/* Odd radix stages of a 7-smooth n: one per factor 3, 5 or 7 */
 static unsigned
 odd_factors (size_t n)
 {
-  static const unsigned primes[] = { 3, 5, 7 };
-  unsigned count = 0;
+  unsigned radices[64], count = 0;
+  int ns = clf_factor_radices (n, radices, 64);
 
-  for (unsigned i = 0; i < 3; i++)
-    for (; n % primes[i] == 0; n /= primes[i])
-      count++;
+  for (int i = 0; i < ns; i++)
+    count += radices[i] % 2;
   return count;
 }
 

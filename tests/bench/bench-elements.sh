@@ -30,7 +30,9 @@ rate () {
 # with a tenth of the buffers to warm up (kernels built and cached), once
 # more so, and once whole: "steady" is the rate between the last two, free
 # of the start-up (device context, cached kernels) that a whole run
-# includes. "source alone" is the same difference for the source.
+# includes. "source alone" is the same difference for the source, measured
+# once per source.
+declare -A alone_small alone_whole
 row () {
   local name=$1 amount=$2 unit=$3 n=$4 src=$5 rest=$6
   local small=$(( n / 10 > 0 ? n / 10 : 1 ))
@@ -38,8 +40,11 @@ row () {
   ms ${src//@N@/$small} ! $rest >/dev/null
   local t1=$(ms ${src//@N@/$small} ! $rest)
   local t=$(ms ${src//@N@/$n} ! $rest)
-  local s1=$(ms ${src//@N@/$small} ! fakesink)
-  local s=$(ms ${src//@N@/$n} ! fakesink)
+  if [ -z "${alone_whole[$src@$n]:-}" ]; then
+    alone_small[$src@$n]=$(ms ${src//@N@/$small} ! fakesink)
+    alone_whole[$src@$n]=$(ms ${src//@N@/$n} ! fakesink)
+  fi
+  local s1=${alone_small[$src@$n]} s=${alone_whole[$src@$n]}
   printf '| %s | %d %s | %d ms | %s %s/s | %s %s/s | %s %s/s |\n' "$name" "$amount" "$unit" "$t" \
     "$(rate $((amount - part)) $((t - t1)))" "$unit" "$(rate "$amount" "$t")" "$unit" \
     "$(rate $((amount - part)) $((s - s1)))" "$unit"

@@ -44,6 +44,32 @@ addr_to_cl (Addr a)
   return v;
 }
 
+/* ---- provided by clf-plan.c for fused kernels of fft.cl ------------- */
+
+/* A kernel of the fft program that runs length-n transforms in local
+ * memory, T threads each, G per work-group, ls float2 apart there: the
+ * shape and build fft_local gets for batch transforms on this device
+ * (specialised per length where the platform allows), with flags
+ * (CLF_FLAGS) and extra -D defines. */
+typedef struct
+{
+  cl_kernel kernel;
+  size_t T, G, ls;
+  int nstages;
+  unsigned radices[CLF_MAX_STAGES];
+  cl_ulong codes;               /* 4 bits per stage, as fft.cl reads them */
+} ClfLocalKernel;
+
+ClfStatus clf_local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
+    cl_uint flags, int pad, const char *defines, const char *name,
+    ClfLocalKernel * lk, ClfError * err);
+
+/* Whether one work-group of such a kernel holds a length-n transform
+ * (with local-memory padding where the device wants it) */
+int clf_fits_local (ClfContext * ctx, size_t n);
+/* Whether the device wants that padding (CLF_LDS_PAD) */
+int clf_local_pad (ClfContext * ctx);
+
 /* ---- provided by clf-plan.c for the CPU planner ---------------------- */
 
 ClfContext *clf_plan_get_context (ClfPlan * plan);

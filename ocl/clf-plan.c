@@ -127,6 +127,12 @@ lds_pad (ClfContext * ctx)
   return !clf_context_is_cpu (ctx);
 }
 
+int
+clf_local_pad (ClfContext * ctx)
+{
+  return lds_pad (ctx);
+}
+
 /* Threads per fft_local work-group that batching small transforms aims
  * for; CLFFT_GROUP_THREADS overrides (for tuning). */
 static size_t
@@ -159,15 +165,15 @@ min_threads (ClfContext * ctx)
  * left most of an H100 idle). The kernel strides its butterflies by T, so
  * any T from the minimum up to the widest stage works. */
 static size_t
-widen_threads (ClfPlan * plan, const Axis * ax, const unsigned *radices,
-    int ns, size_t T, size_t maxwg)
+widen_threads (ClfContext * ctx, size_t n, size_t batch,
+    const unsigned *radices, int ns, size_t T, size_t maxwg)
 {
-  size_t target = min_threads (plan->ctx), widest = 0;
+  size_t target = min_threads (ctx), widest = 0;
 
   for (int i = 0; i < ns; i++)
-    if (ax->n / radices[i] > widest)
-      widest = ax->n / radices[i];
-  while (T * ax->batch < target && T < widest) {
+    if (n / radices[i] > widest)
+      widest = n / radices[i];
+  while (T * batch < target && T < widest) {
     size_t wider = (T * 2 + 31) / 32 * 32;      /* whole warps */
     if (wider > widest)
       wider = widest;
@@ -275,37 +281,134 @@ specialize (ClfContext * ctx)
 }
 
 /* Whether one fft_local work-group can hold a length-n transform */
-static int
-fits_local (ClfPlan * plan, size_t n)
+int
+clf_fits_local (ClfContext * ctx, size_t n)
 {
   unsigned radices[CLF_MAX_STAGES];
   int ns = clf_factor_radices (n, radices, CLF_MAX_STAGES);
-  if (ns < 0 || n > clf_context_local_fft_limit (plan->ctx) ||
-      local_stride (lds_pad (plan->ctx), n) >
-      clf_context_local_capacity (plan->ctx))
+  if (ns < 0 || n > clf_context_local_fft_limit (ctx) ||
+      local_stride (lds_pad (ctx), n) > clf_context_local_capacity (ctx))
     return 0;
-  return local_threads (n, radices, ns) <=
-      clf_context_max_work_group (plan->ctx);
+  return local_threads (n, radices, ns) <= clf_context_max_work_group (ctx);
+}
+
+static int
+fits_local (ClfPlan * plan, size_t n)
+{
+  return clf_fits_local (plan->ctx, n);
 }
 
 /* Transforms one work-group runs: several small ones keep the device
  * busy, within local memory and the work-group size. */
 static size_t
-transforms_per_group (ClfPlan * plan, const Axis * ax, size_t T, size_t ls,
+transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
     size_t maxwg)
 {
-  size_t capacity = clf_context_local_capacity (plan->ctx), G = 1;
+  size_t capacity = clf_context_local_capacity (ctx), G = 1;
 
-  while (G * 2 <= ax->batch && G * 2 * ls <= capacity
+  while (G * 2 <= batch && G * 2 * ls <= capacity
       && G * 2 * T <= maxwg && G * 2 * T <= group_threads ())
     G *= 2;
   /* PoCL 3.1 mis-evaluates the kernel's "transform exists" tests after
    * its barriers and writes past the output for the missing transforms of
    * a last, partial work-group: there, every work-group must be full. */
-  if (clf_context_is_cpu (plan->ctx))
-    while (ax->batch % G)
+  if (clf_context_is_cpu (ctx))
+    while (batch % G)
       G /= 2;
   return G;
+}
+
+ClfStatus
+clf_local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
+    cl_uint flags, int pad, const char *defines, const char *name,
+    ClfLocalKernel * lk, ClfError * err)
+{
+  int ns = clf_factor_radices (n, lk->radices, CLF_MAX_STAGES);
+  size_t T = local_threads (n, lk->radices, ns), T_min = T;
+  size_t maxwg = clf_context_max_work_group (ctx), kwg = 0;
+  size_t ls = local_stride (pad, n);
+  cl_kernel kernel = NULL;
+  char generic[256];
+  int big = 0;
+
+  lk->kernel = NULL;
+  lk->nstages = ns;
+  lk->codes = 0;
+  for (int i = 0; i < ns; i++) {
+    big |= lk->radices[i] > 16;
+    lk->codes |= (cl_ulong) clf_radix_code (lk->radices[i]) << (4 * i);
+  }
+  snprintf (generic, sizeof (generic), "%s%s%s%s",
+      direct_io (ctx) ? "" : "-DCLF_NO_DIRECT_IO ", pad ? "-DCLF_LDS_PAD " : "",
+      big ? "-DCLF_BIG_RADICES " : "", defines ? defines : "");
+  if (ns < 0 || T > maxwg)
+    return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
+        "length %zu needs %zu threads per work-group, device allows %zu",
+        n, T, maxwg);
+  if (clf_context_is_cpu (ctx)) {
+    /* about two butterflies of the smallest radix per work-item: PoCL
+     * vectorises across work-items (rounding this to powers of two, to
+     * compile fewer work-group sizes, ran 1.5-1.8x slower) */
+    size_t wide = T;
+    for (int i = 0; i < ns; i++)
+      if ((n / lk->radices[i] + 1) / 2 > wide)
+        wide = (n / lk->radices[i] + 1) / 2;
+    if (round_work_groups) {
+      size_t p2 = 1;
+      while (p2 < wide)
+        p2 *= 2;
+      wide = p2;
+    }
+    if (wide <= maxwg)
+      T = wide;
+  } else {
+    T = widen_threads (ctx, n, batch, lk->radices, ns, T, maxwg);
+  }
+  lk->G = transforms_per_group (ctx, batch, T, ls, maxwg);
+
+  if (specialize (ctx)) {
+    /* a program for this length: constants instead of run-time values.
+     * The generic program is not built at all then: on NVIDIA it takes
+     * about 15 s to compile, a specialised one 1-4 s. */
+    char fixed[512];
+    size_t kwg_fixed = 0;
+    snprintf (fixed, sizeof (fixed), "-DCLF_FIXED -DCLF_N=%zuu "
+        "-DCLF_NSTAGES=%du -DCLF_T=%zuu -DCLF_G=%zuu -DCLF_CODES=%lluul "
+        "-DCLF_FLAGS=%uu %s", n, ns, T, lk->G,
+        (unsigned long long) lk->codes, flags, generic);
+    kernel = clf_context_create_kernel_full (ctx, "fft", fixed, name, err);
+    if (!kernel)
+      return err ? err->code : CLF_ERROR_BUILD;
+    if (clGetKernelWorkGroupInfo (kernel, clf_context_get_device (ctx),
+            CL_KERNEL_WORK_GROUP_SIZE, sizeof (kwg_fixed), &kwg_fixed,
+            NULL) != CL_SUCCESS || kwg_fixed < lk->G * T) {
+      clReleaseKernel (kernel);
+      kernel = NULL;
+    }
+  }
+  if (!kernel) {
+    /* the generic program, with as many threads as it allows */
+    kernel = clf_context_create_kernel_full (ctx, "fft", generic, name, err);
+    if (!kernel)
+      return err ? err->code : CLF_ERROR_BUILD;
+    if (clGetKernelWorkGroupInfo (kernel, clf_context_get_device (ctx),
+            CL_KERNEL_WORK_GROUP_SIZE, sizeof (kwg), &kwg, NULL) == CL_SUCCESS
+        && kwg < maxwg)
+      maxwg = kwg;
+    if (T > maxwg)
+      T = T_min;                /* give up the widening first */
+    if (T > maxwg) {
+      clReleaseKernel (kernel);
+      return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
+          "length %zu needs %zu threads per work-group, the kernel allows "
+          "%zu on this device", n, T, maxwg);
+    }
+    lk->G = transforms_per_group (ctx, batch, T, ls, maxwg);
+  }
+  lk->kernel = kernel;
+  lk->T = T;
+  lk->ls = ls;
+  return CLF_OK;
 }
 
 /* post_n: four-step twiddle w_{post_n}^(n2 * k) on output k, with
@@ -317,126 +420,49 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
     size_t post_n, cl_uint post_mod, cl_uint post_div, cl_uint store_mod,
     cl_uint store_step, ClfError * err)
 {
-  unsigned radices[CLF_MAX_STAGES];
-  int ns = clf_factor_radices (ax->n, radices, CLF_MAX_STAGES);
-  size_t T = local_threads (ax->n, radices, ns), T_min = T;
-  size_t maxwg = clf_context_max_work_group (plan->ctx), kwg = 0;
-  cl_kernel kernel = NULL;
-  size_t G = 1, groups;
-  cl_ulong codes = 0;
+  ClfLocalKernel lk;
+  size_t T, G, groups;
+  cl_ulong codes;
   cl_uint flags = ax->flags | extra_flags;
   cl_uint post_shift = 0;
   cl_mem tw, post_tw;
   cl_uint8 params, in, out;
-  char generic[96];
   /* batch-fastest access when neighbouring transforms are adjacent; those
    * passes rely on the odd stride alone (padding them measured slower on
    * the H200: 1080-point columns 20% slower) */
   int load_bfast = ax->in.stride != 1 && ax->in.d0 == 1;
   int pad = lds_pad (plan->ctx) && !load_bfast;
-  size_t ls = local_stride (pad, ax->n);
+  size_t ls;
+  int ns;
   float *table;
   Pass *p;
   ClfStatus st;
-
-  {
-    int big = 0;
-    for (int i = 0; i < ns; i++)
-      big |= radices[i] > 16;
-    snprintf (generic, sizeof (generic), "%s%s%s",
-        direct_io (plan->ctx) ? "" : "-DCLF_NO_DIRECT_IO ",
-        pad ? "-DCLF_LDS_PAD " : "",
-        big ? "-DCLF_BIG_RADICES" : "");
-  }
-  if (T > maxwg)
-    return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
-        "length %zu needs %zu threads per work-group, device allows %zu",
-        ax->n, T, maxwg);
-  if (clf_context_is_cpu (plan->ctx)) {
-    /* about two butterflies of the smallest radix per work-item: PoCL
-     * vectorises across work-items (rounding this to powers of two, to
-     * compile fewer work-group sizes, ran 1.5-1.8x slower) */
-    size_t wide = T;
-    for (int i = 0; i < ns; i++)
-      if ((ax->n / radices[i] + 1) / 2 > wide)
-        wide = (ax->n / radices[i] + 1) / 2;
-    if (round_work_groups) {
-      size_t p2 = 1;
-      while (p2 < wide)
-        p2 *= 2;
-      wide = p2;
-    }
-    if (wide <= maxwg)
-      T = wide;
-  } else {
-    T = widen_threads (plan, ax, radices, ns, T, maxwg);
-  }
-  G = transforms_per_group (plan, ax, T, ls, maxwg);
 
   if (load_bfast)
     flags |= LOAD_BFAST;
   if (ax->out.stride != 1 && ax->out.d0 == 1)
     flags |= STORE_BFAST;
-
   if (post_n)
     flags |= POST_TWIDDLE;
 
-  if (specialize (plan->ctx)) {
-    /* a program for this length: constants instead of run-time values.
-     * The generic program is not built at all then: on NVIDIA it takes
-     * about 15 s to compile, a specialised one 1-4 s. */
-    char defines[256];
-    size_t kwg_fixed = 0;
-    cl_ulong c = 0;
-    for (int i = 0; i < ns; i++)
-      c |= (cl_ulong) clf_radix_code (radices[i]) << (4 * i);
-    snprintf (defines, sizeof (defines), "-DCLF_FIXED -DCLF_N=%zuu "
-        "-DCLF_NSTAGES=%du -DCLF_T=%zuu -DCLF_G=%zuu -DCLF_CODES=%lluul "
-        "-DCLF_FLAGS=%uu %s", ax->n, ns, T, G, (unsigned long long) c,
-        flags, generic);
-    kernel = clf_context_create_kernel_full (plan->ctx, "fft", defines,
-        "fft_local", err);
-    if (!kernel)
-      return err ? err->code : CLF_ERROR_BUILD;
-    if (clGetKernelWorkGroupInfo (kernel, clf_context_get_device (plan->ctx),
-            CL_KERNEL_WORK_GROUP_SIZE, sizeof (kwg_fixed), &kwg_fixed,
-            NULL) != CL_SUCCESS || kwg_fixed < G * T) {
-      clReleaseKernel (kernel);
-      kernel = NULL;
-    }
-  }
-  if (!kernel) {
-    /* the generic program, with as many threads as it allows */
-    kernel = clf_context_create_kernel_full (plan->ctx, "fft", generic,
-        "fft_local", err);
-    if (!kernel)
-      return err ? err->code : CLF_ERROR_BUILD;
-    if (clGetKernelWorkGroupInfo (kernel,
-            clf_context_get_device (plan->ctx), CL_KERNEL_WORK_GROUP_SIZE,
-            sizeof (kwg), &kwg, NULL) == CL_SUCCESS && kwg < maxwg)
-      maxwg = kwg;
-    if (T > maxwg)
-      T = T_min;                /* give up the widening first */
-    if (T > maxwg) {
-      clReleaseKernel (kernel);
-      return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
-          "length %zu needs %zu threads per work-group, the kernel allows "
-          "%zu on this device", ax->n, T, maxwg);
-    }
-    G = transforms_per_group (plan, ax, T, ls, maxwg);
-  }
+  st = clf_local_kernel_new (plan->ctx, ax->n, ax->batch, flags, pad, NULL,
+      "fft_local", &lk, err);
+  if (st != CLF_OK)
+    return st;
+  T = lk.T;
+  G = lk.G;
+  ls = lk.ls;
+  ns = lk.nstages;
+  codes = lk.codes;
   if (!(p = next_pass (plan, err))) {
-    clReleaseKernel (kernel);
+    clReleaseKernel (lk.kernel);
     return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
   }
-  p->kernel = kernel;
+  p->kernel = lk.kernel;
   p->src = ax->src;
   p->dst = ax->dst;
   plan->npasses++;
   groups = (ax->batch + G - 1) / G;
-
-  for (int i = 0; i < ns; i++)
-    codes |= (cl_ulong) clf_radix_code (radices[i]) << (4 * i);
 
   table = clf_twiddle_table (ax->n);
   if (!table)
@@ -490,7 +516,7 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
 
   describe_append (plan, " local(%zu:", ax->n);
   for (int i = 0; i < ns; i++)
-    describe_append (plan, "%s%u", i ? "x" : "", radices[i]);
+    describe_append (plan, "%s%u", i ? "x" : "", lk.radices[i]);
   describe_append (plan, ")");
   return CLF_OK;
 }

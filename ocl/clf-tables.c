@@ -1,4 +1,4 @@
-/* clf-tables.c: twiddle, chirp and Bluestein filter tables, in double on the host. */
+/* clf-tables.c: twiddle, chirp, Bluestein filter and kernel spectrum tables, in double on the host. */
 #include "clf-tables.h"
 
 #include <complex.h>
@@ -132,4 +132,38 @@ clf_bluestein_tables (size_t n, size_t m, float **chirp_out,
   *chirp_out = chirp;
   *filter_out = filter;
   return 0;
+}
+
+float *
+clf_kernel_spectrum (const double *taps, size_t n_taps, size_t centre,
+    size_t n, double scale)
+{
+  float *spec = malloc (2 * sizeof (float) * n);
+  double complex *x = calloc (n, sizeof (double complex));
+  double complex *scratch = malloc (n * sizeof (double complex));
+  double complex *root = malloc (n * sizeof (double complex));
+
+  if (!spec || !x || !scratch || !root) {
+    free (spec);
+    free (x);
+    free (scratch);
+    free (root);
+    return NULL;
+  }
+  /* taps reaching around the line add up: the circular kernel */
+  for (size_t i = 0; i < n_taps; i++)
+    x[(i % n + n - centre % n) % n] += taps[i];
+  for (size_t k = 0; k < n; k++) {
+    double a = -2.0 * M_PI * (double) k / (double) n;
+    root[k] = cos (a) + I * sin (a);
+  }
+  host_fft (x, scratch, n, root, n);
+  for (size_t k = 0; k < n; k++) {
+    spec[2 * k] = (float) (creal (x[k]) * scale);
+    spec[2 * k + 1] = (float) (cimag (x[k]) * scale);
+  }
+  free (x);
+  free (scratch);
+  free (root);
+  return spec;
 }

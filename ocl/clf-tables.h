@@ -16,4 +16,10 @@ float *clf_split_twiddle_table (size_t n, unsigned *shift, size_t *entries);
 int clf_bluestein_tables (size_t n, size_t m, float **chirp,
     float **filter);
 
+/* scale * DFT (length n) of a 1D kernel whose tap i sits at offset
+ * i - centre, i.e. at index (i - centre) mod n: 2n floats (malloc), NULL
+ * on OOM. n must be 7-smooth (O(n log n) then). */
+float *clf_kernel_spectrum (const double *taps, size_t n_taps,
+    size_t centre, size_t n, double scale);
+
 #endif

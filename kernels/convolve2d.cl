@@ -1,37 +1,6 @@
-/* convolve2d.cl: pixel unpack/pack with edge padding, kernel placement and spectrum multiply for 2D convolution. */
+/* convolve2d.cl: pixel unpack/pack with edge padding, kernel placement and spectrum multiply for 2D convolution; the staged form of separable line convolution. */
 
-/* Edge modes, mirrored in ocl/clf-convolve2d.h (ClfEdgeMode) */
-#define EDGE_CLAMP  0
-#define EDGE_MIRROR 1
-#define EDGE_WRAP   2
-#define EDGE_ZERO   3
-
-/* Maps a coordinate outside [0, n) back inside for the edge mode; -1 means
- * "zero". Mirror and wrap are periodic so that a kernel wider than the
- * frame still sees a well-defined extension. */
-inline int
-edge_index (int i, int n, int mode)
-{
-  if (i >= 0 && i < n)
-    return i;
-  if (mode == EDGE_CLAMP)
-    return clamp (i, 0, n - 1);
-  if (mode == EDGE_WRAP) {
-    int r = i % n;
-    return r < 0 ? r + n : r;
-  }
-  if (mode == EDGE_MIRROR) {
-    /* whole-sample symmetric: ... c b | a b c d | c b a ..., period 2(n-1) */
-    int p = 2 * (n - 1), r;
-    if (p == 0)
-      return 0;
-    r = i % p;
-    if (r < 0)
-      r += p;
-    return r < n ? r : p - r;
-  }
-  return -1;
-}
+#include "line-io.clh"
 
 /* Reads one channel of a frame in the raw byte buffer (8 bits, or 16 bits
  * little endian) into plane `index` of the padded nx * ny float grids:
@@ -94,25 +63,6 @@ inline int
 grid_offset (int i, int n, int after)
 {
   return i <= after ? i : i - n;
-}
-
-/* A separable kernel profile[dx + c] * profile[dy + c] for |dx|, |dy| <= c
- * (gaussian and box), placed around the origin of an nx * ny grid. */
-__kernel void
-place_separable (__global float *grid, int nx, int ny,
-    __global const float *profile, int c)
-{
-  int px = get_global_id (0), py = get_global_id (1);
-  int dx, dy;
-  float v = 0.0f;
-
-  if (px >= nx || py >= ny)
-    return;
-  dx = grid_offset (px, nx, c);
-  dy = grid_offset (py, ny, c);
-  if (dx >= -c && dy >= -c)
-    v = profile[dx + c] * profile[dy + c];
-  grid[(size_t) py * nx + px] = v;
 }
 
 /* The disk dx^2 + dy^2 <= r2 (r2 = floor(radius^2), exact in integers) with
@@ -181,4 +131,37 @@ multiply_spectrum (__global float2 * spec, __global const float2 * kspec,
   a = *s;
   k = kspec[i];
   *s = (float2) (a.x * k.x - a.y * k.y, a.x * k.y + a.y * k.x);
+}
+
+/* The staged form of fft_convolve_line (fft.cl), for devices where plans
+ * run faster than the fused kernel (PoCL): line b of the pass into row b
+ * of buf (n wide), and back out of it after the transforms. */
+__kernel void
+line_load (__global uchar * raw, __global float2 * lines, uint16 chan,
+    int8 geo, __global float2 * buf, uint n, uint count, int pass)
+{
+  uint j = get_global_id (0), b = get_global_id (1);
+
+  if (j >= n || b >= count)
+    return;
+  buf[(size_t) b * n + j] = pass == 1 ?
+      line_load_rows (raw, lines, chan, geo, b, j) :
+      line_load_columns (raw, lines, chan, geo, b, j);
+}
+
+/* Only the frame part of each line: extent elements from geo.s2 on */
+__kernel void
+line_store (__global uchar * raw, __global float2 * lines, uint16 chan,
+    int8 geo, __global const float2 * buf, uint n, uint count, int pass,
+    uint extent)
+{
+  uint i = get_global_id (0), b = get_global_id (1), j = i + geo.s2;
+
+  if (i >= extent || b >= count)
+    return;
+  if (pass == 1)
+    line_store_rows (raw, lines, chan, geo, b, j, buf[(size_t) b * n + j]);
+  else
+    line_store_columns (raw, lines, chan, geo, b, j,
+        buf[(size_t) b * n + j]);
 }

@@ -192,18 +192,16 @@ clf_radix_of_code (uint code)
 }
 
 /* Gather of butterfly j: inputs x[j + r*N/R], times w_{Ns*R}^{r*k}, where
- * w_{Ns*R}^{m} = tw[m * N/(Ns*R)] from a forward table of N entries. */
-/* Gather of butterfly j: inputs x[j + r*N/R], times w_{Ns*R}^{r*k}, where
  * w_{Ns*R}^{m} = tw[m * N/(Ns*R)] from a forward table of N entries. The
- * first stage (Ns = 1, no twiddles) reads straight from global memory. */
+ * first stage (Ns = 1, no twiddles) reads straight from global memory
+ * through the kernel's CLF_DIRECT_LOAD (i) when CLF_DIRECT_IO is on. */
 #define STAGE_LOAD(R, v, j)                                             \
   {                                                                     \
     uint k_ = (j) % Ns;                                                 \
     uint step_ = N / (Ns * R);                                          \
     for (uint r = 0; r < R; r++) {                                      \
       if (s == 0 && CLF_DIRECT_IO) {                                    \
-        v[r] = clf_load (src, srcr, in, flags, N, in_base,              \
-            (j) + r * (N / R));                                         \
+        v[r] = CLF_DIRECT_LOAD ((j) + r * (N / R));                     \
       } else {                                                          \
         float2 x_ = x[LX ((j) + r * (N / R))];                          \
         v[r] = r == 0 ? x_ : cmul (x_, tw[r * k_ * step_]);             \
@@ -212,8 +210,8 @@ clf_radix_of_code (uint code)
   }
 
 /* Butterfly j and its scatter to x[(j/Ns)*Ns*R + j%Ns + r*Ns]; the last
- * stage (Ns*R = N) writes element j + r*Ns of the output directly when the
- * store walks transforms the way the stages do. */
+ * stage (Ns*R = N) writes element j + r*Ns of the output directly, through
+ * the kernel's CLF_DIRECT_STORE (i, value), when direct_store is set. */
 #define STAGE_STORE(R, v, j)                                            \
   {                                                                     \
     uint k_ = (j) % Ns;                                                 \
@@ -221,9 +219,7 @@ clf_radix_of_code (uint code)
     dft##R (v);                                                         \
     for (uint r = 0; r < R; r++) {                                      \
       if (s + 1 == nstages && direct_store)                             \
-        clf_store (dst, dstr, flags, out_base, out.s1, o_ + r * Ns,     \
-            first_out, store_step, count, v[r], scale, post_tw,         \
-            post_shift, n2);                                            \
+        CLF_DIRECT_STORE (o_ + r * Ns, v[r]);                           \
       else                                                              \
         x[LX (o_ + r * Ns)] = v[r];                                     \
     }                                                                   \
@@ -281,6 +277,53 @@ clf_radix_of_code (uint code)
 #define CLF_STAGE_LOOP_HINT
 #endif
 
+/* Radices 17 to 31 are compiled in only with CLF_BIG_RADICES */
+#ifdef CLF_BIG_RADICES
+#define STAGE_BIG_CASES(CASE) CASE (17) CASE (19) CASE (23) CASE (29) CASE (31)
+#else
+#define STAGE_BIG_CASES(CASE)
+#endif
+
+/* All stages of one transform per group of T threads on x (local memory),
+ * result in natural order in x. Uses the kernel's N, nstages, codes, T,
+ * t, live, tw, x and direct-IO hooks. */
+#define CLF_RUN_STAGES()                                                \
+  {                                                                     \
+    uint Ns = 1;                                                        \
+    float2 v[32];                                                       \
+    CLF_STAGE_LOOP_HINT                                                 \
+    for (uint s = 0; s < nstages; s++) {                                \
+      uint R = clf_radix_of_code ((uint) (codes >> (4 * s)) & 15u);     \
+      switch (R) {                                                      \
+        STAGE_CASE_LOAD (2)                                             \
+        STAGE_CASE_LOAD (3)                                             \
+        STAGE_CASE_LOAD (4)                                             \
+        STAGE_CASE_LOAD (5)                                             \
+        STAGE_CASE_LOAD (7)                                             \
+        STAGE_CASE_LOAD (8)                                             \
+        STAGE_CASE_LOAD (11)                                            \
+        STAGE_CASE_LOAD (13)                                            \
+        STAGE_CASE_LOAD (16)                                            \
+        STAGE_BIG_CASES (STAGE_CASE_LOAD)                               \
+      }                                                                 \
+      barrier (CLK_LOCAL_MEM_FENCE);                                    \
+      switch (R) {                                                      \
+        STAGE_CASE_STORE (2)                                            \
+        STAGE_CASE_STORE (3)                                            \
+        STAGE_CASE_STORE (4)                                            \
+        STAGE_CASE_STORE (5)                                            \
+        STAGE_CASE_STORE (7)                                            \
+        STAGE_CASE_STORE (8)                                            \
+        STAGE_CASE_STORE (11)                                           \
+        STAGE_CASE_STORE (13)                                           \
+        STAGE_CASE_STORE (16)                                           \
+        STAGE_BIG_CASES (STAGE_CASE_STORE)                              \
+      }                                                                 \
+      barrier (CLK_LOCAL_MEM_FENCE);                                    \
+      Ns *= R;                                                          \
+    }                                                                   \
+  }
+
 /* Element j of the input of transform b as complex. */
 inline float2
 clf_load (__global const float2 * src, __global const float *srcr,
@@ -324,7 +367,13 @@ clf_store (__global float2 * dst, __global float *dstr, uint flags,
     dst[base + j * stride] = val;
 }
 
-#ifndef CLF_HELPERS_ONLY
+#if !defined (CLF_HELPERS_ONLY) && !defined (CLF_LINE_PASS)
+/* fft_local's first stage reads its input, the last writes its output */
+#define CLF_DIRECT_LOAD(i) clf_load (src, srcr, in, flags, N, in_base, i)
+#define CLF_DIRECT_STORE(i, val) clf_store (dst, dstr, flags, out_base,    \
+    out.s1, i, first_out, store_step, count, val, scale, post_tw,         \
+    post_shift, n2)
+
 /* One whole transform of length N <= local memory per group of T threads;
  * G transforms per work-group. params: s0 N, s1 number of stages, s2 T,
  * s3 G, s4 batch, s5 flags, s6 elements to store (R2C: N/2+1),
@@ -399,53 +448,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
     barrier (CLK_LOCAL_MEM_FENCE);
   }
 
-  {
-    uint Ns = 1;
-    float2 v[32];
-    CLF_STAGE_LOOP_HINT
-    for (uint s = 0; s < nstages; s++) {
-      uint R = clf_radix_of_code ((uint) (codes >> (4 * s)) & 15u);
-      switch (R) {
-        STAGE_CASE_LOAD (2)
-        STAGE_CASE_LOAD (3)
-        STAGE_CASE_LOAD (4)
-        STAGE_CASE_LOAD (5)
-        STAGE_CASE_LOAD (7)
-        STAGE_CASE_LOAD (8)
-        STAGE_CASE_LOAD (11)
-        STAGE_CASE_LOAD (13)
-        STAGE_CASE_LOAD (16)
-#ifdef CLF_BIG_RADICES
-        STAGE_CASE_LOAD (17)
-        STAGE_CASE_LOAD (19)
-        STAGE_CASE_LOAD (23)
-        STAGE_CASE_LOAD (29)
-        STAGE_CASE_LOAD (31)
-#endif
-      }
-      barrier (CLK_LOCAL_MEM_FENCE);
-      switch (R) {
-        STAGE_CASE_STORE (2)
-        STAGE_CASE_STORE (3)
-        STAGE_CASE_STORE (4)
-        STAGE_CASE_STORE (5)
-        STAGE_CASE_STORE (7)
-        STAGE_CASE_STORE (8)
-        STAGE_CASE_STORE (11)
-        STAGE_CASE_STORE (13)
-        STAGE_CASE_STORE (16)
-#ifdef CLF_BIG_RADICES
-        STAGE_CASE_STORE (17)
-        STAGE_CASE_STORE (19)
-        STAGE_CASE_STORE (23)
-        STAGE_CASE_STORE (29)
-        STAGE_CASE_STORE (31)
-#endif
-      }
-      barrier (CLK_LOCAL_MEM_FENCE);
-      Ns *= R;
-    }
-  }
+  CLF_RUN_STAGES ();
 
   /* the last stage left the result in local memory: write it out with
    * the other walk (threads over transforms, or over elements) */
@@ -458,7 +461,66 @@ fft_local (__global const float2 * src, __global float2 * dst,
           count, buf[sg * LS + LX (j)], scale, post_tw, post_shift, sn2);
   }
 }
-#endif /* CLF_HELPERS_ONLY */
+#undef CLF_DIRECT_LOAD
+#undef CLF_DIRECT_STORE
+#endif /* fft_local */
+
+#ifdef CLF_LINE_PASS
+#include "line-io.clh"
+
+/* Separable 2D convolution, one axis per launch: CLF_LINE_PASS 1 takes
+ * frame rows into the lines buffer, 2 its lines back into frame columns
+ * (line-io.clh). Per group of T threads one line: loaded with the edge
+ * extension, transformed, multiplied by the kernel spectrum (which holds
+ * the 1/N), transformed back as conj (FFT (conj)), and its frame part
+ * stored; the padded line never touches global memory. G lines per
+ * work-group. shape: s0 N, s1 stages, s2 T, s3 G. */
+#define CLF_DIRECT_LOAD(i) ((float2) (0.0f, 0.0f))
+#define CLF_DIRECT_STORE(i, val)
+
+#if CLF_LINE_PASS == 1
+#define clf_line_load line_load_rows
+#define clf_line_store line_store_rows
+#else
+#define clf_line_load line_load_columns
+#define clf_line_store line_store_columns
+#endif
+
+__kernel void
+fft_convolve_line (__global uchar * raw, __global float2 * lines,
+    uint16 chan, int8 geo, uint count, __global const float2 * kspec,
+    __global const float2 * tw, __local float2 * buf, uint4 shape,
+    ulong radix_codes)
+{
+#ifdef CLF_FIXED
+  const uint N = CLF_N, nstages = CLF_NSTAGES, T = CLF_T, G = CLF_G;
+  const ulong codes = CLF_CODES;
+#else
+  const uint N = shape.s0, nstages = shape.s1, T = shape.s2, G = shape.s3;
+  const ulong codes = radix_codes;
+#endif
+  const uint lid = get_local_id (0);
+  const uint g = lid / T, t = lid % T;
+  const uint b = get_group_id (0) * G + g;
+  const int live = b < count;
+  const int direct_store = 0;
+  const uint LS = LX (N) | 1u;
+  __local float2 *x = buf + g * LS;
+
+  for (uint j = t; j < N; j += T)
+    x[LX (j)] = live ? clf_line_load (raw, lines, chan, geo, b, j) :
+        (float2) (0.0f, 0.0f);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  CLF_RUN_STAGES ();
+  for (uint j = t; j < N; j += T)
+    x[LX (j)] = conj2 (cmul (x[LX (j)], kspec[j]));
+  barrier (CLK_LOCAL_MEM_FENCE);
+  CLF_RUN_STAGES ();
+  if (live)
+    for (uint j = t; j < N; j += T)
+      clf_line_store (raw, lines, chan, geo, b, j, conj2 (x[LX (j)]));
+}
+#endif /* CLF_LINE_PASS */
 
 /* ---- Bluestein: X_k = c_k sum_n (x_n c_n) conj(c)_{k-n}, c_n = w^(n^2/2) -- */
 

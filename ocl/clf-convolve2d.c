@@ -1,5 +1,6 @@
 /* clf-convolve2d.c: frequency-domain 2D convolution of 8/16-bit image frames on the device. */
 #include "clf-convolve2d.h"
+#include "clf-convolve-lines.h"
 #include "clf-private.h"
 
 #include <math.h>
@@ -11,15 +12,22 @@
 /* Kernels index the padded grid with int */
 #define MAX_GRID_LENGTH ((size_t) 1 << 30)
 
-/* Channels that share a size and a kernel: one batched R2C/C2R pair. */
+/* Channels that share a size and a kernel: one batched R2C/C2R pair, or
+ * for separable kernels a row pass and a column pass over channel pairs. */
 typedef struct
 {
   size_t width, height;
   unsigned kernel;
   size_t kw, kh, cx, cy;        /* kernel extent and centre */
-  size_t nx, ny;                /* padded grid */
+  size_t nx, ny;                /* padded grid, or line lengths */
   size_t batch;
   unsigned channels[CLF_CONVOLVE2D_MAX_CHANNELS];
+
+  /* separable kernels (gaussian, box): rows then columns, each line
+   * convolved in 1D, with the rows' results in lines between the passes */
+  int separable;
+  ClfLinePass *rows, *cols;
+  cl_mem lines;                 /* [pairs][width][height] complex */
 
   ClfPlan *fwd, *inv;
   cl_mem grid;                  /* [batch][ny][nx] real */
@@ -37,8 +45,8 @@ typedef struct
 struct _ClfConvolve2d
 {
   ClfContext *ctx;
-  cl_kernel unpack, pack, place_separable, place_disk, place_taps,
-      scale_spectrum, multiply_spectrum;
+  cl_kernel unpack, pack, place_disk, place_taps, scale_spectrum,
+      multiply_spectrum;
 
   int configured;
   ClfFrameLayout2d layout;
@@ -121,6 +129,33 @@ release_mem (cl_mem * mem)
 }
 
 static size_t
+pairs_of (const Group * g)
+{
+  return (g->batch + 1) / 2;
+}
+
+/* Device bytes of a group, and the largest single buffer in *largest */
+static size_t
+separable_bytes (ClfContext * ctx, const Group * g, size_t *largest)
+{
+  size_t pairs = pairs_of (g);
+  size_t lines = pairs * g->width * g->height * sizeof (cl_float2);
+  size_t rows = pairs * g->height, cols = pairs * g->width;
+  int fuse_rows = clf_line_pass_would_fuse (ctx, g->nx);
+  int fuse_cols = clf_line_pass_would_fuse (ctx, g->ny);
+
+  if (largest) {
+    size_t staged = fuse_rows ? 0 : rows * g->nx * sizeof (cl_float2);
+    if (!fuse_cols && cols * g->ny * sizeof (cl_float2) > staged)
+      staged = cols * g->ny * sizeof (cl_float2);
+    *largest = lines > *largest ? lines : *largest;
+    *largest = staged > *largest ? staged : *largest;
+  }
+  return lines + clf_line_pass_device_bytes (g->nx, rows, fuse_rows) +
+      clf_line_pass_device_bytes (g->ny, cols, fuse_cols);
+}
+
+static size_t
 group_bytes (size_t nx, size_t ny, size_t batch, size_t *largest)
 {
   size_t grid = batch * nx * ny * sizeof (cl_float);
@@ -137,6 +172,14 @@ group_bytes (size_t nx, size_t ny, size_t batch, size_t *largest)
 static void
 group_clear (ClfConvolve2d * conv, Group * g)
 {
+  if (g->rows || g->cols || g->lines)
+    conv->device_bytes -= separable_bytes (conv->ctx, g, NULL);
+  if (g->rows)
+    clf_line_pass_free (g->rows);
+  if (g->cols)
+    clf_line_pass_free (g->cols);
+  g->rows = g->cols = NULL;
+  release_mem (&g->lines);
   if (g->fwd)
     clf_plan_free (g->fwd);
   if (g->inv)
@@ -163,7 +206,6 @@ clf_convolve2d_new (ClfContext * ctx, ClfError * err)
   } kernels[] = {
     {&conv->unpack, "unpack_channel"},
     {&conv->pack, "pack_channel"},
-    {&conv->place_separable, "place_separable"},
     {&conv->place_disk, "place_disk"},
     {&conv->place_taps, "place_taps"},
     {&conv->scale_spectrum, "scale_spectrum"},
@@ -191,8 +233,8 @@ void
 clf_convolve2d_free (ClfConvolve2d * conv)
 {
   cl_kernel *kernels[] = { &conv->unpack, &conv->pack,
-    &conv->place_separable, &conv->place_disk, &conv->place_taps,
-    &conv->scale_spectrum, &conv->multiply_spectrum
+    &conv->place_disk, &conv->place_taps, &conv->scale_spectrum,
+    &conv->multiply_spectrum
   };
 
   if (!conv)
@@ -291,7 +333,33 @@ upload_floats (ClfConvolve2d * conv, const float *data, size_t count,
   return mem;
 }
 
-/* Writes the kernel into plane 0 of g->grid, centred on the grid origin. */
+/* The 1D profile of a separable kernel (gaussian, box), 2c+1 taps
+ * normalised in double so that the 2D kernel, their product, sums to one;
+ * NULL when out of memory. */
+static double *
+separable_profile (const ClfKernel2d * k, size_t c)
+{
+  size_t len = 2 * c + 1;
+  double *p = malloc (len * sizeof (double)), sum = 0.0;
+
+  if (!p)
+    return NULL;
+  for (size_t i = 0; i < len; i++) {
+    double d = (double) i - (double) c, v = 1.0;
+    if (k->shape == CLF_KERNEL_GAUSSIAN && k->radius > 0.0) {
+      double sigma = k->radius / 3.0;
+      v = exp (-d * d / (2.0 * sigma * sigma));
+    }
+    p[i] = v;
+    sum += v;
+  }
+  for (size_t i = 0; i < len; i++)
+    p[i] /= sum;
+  return p;
+}
+
+/* Writes a 2D kernel (disk, taps) into plane 0 of g->grid, centred on the
+ * grid origin. */
 static ClfStatus
 place_kernel (ClfConvolve2d * conv, Group * g, const ClfKernel2d * k,
     ClfError * err)
@@ -336,40 +404,8 @@ place_kernel (ClfConvolve2d * conv, Group * g, const ClfKernel2d * k,
     SET_ARG (kern, 6, cx, "cx");
     SET_ARG (kern, 7, cy, "cy");
   } else {
-    /* gaussian and box are separable: a 1D profile normalised in double,
-     * so the 2D kernel (the product) sums to one */
-    size_t len = 2 * (size_t) c + 1;
-    double *p = malloc (len * sizeof (double)), sum = 0.0;
-    float *pf = malloc (len * sizeof (float));
-
-    if (!p || !pf) {
-      free (p);
-      free (pf);
-      return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY,
-          "out of host memory for a %zu-tap kernel profile", len);
-    }
-    for (cl_int d = -c; d <= c; d++) {
-      double v = 1.0;
-      if (k->shape == CLF_KERNEL_GAUSSIAN && k->radius > 0.0) {
-        double sigma = k->radius / 3.0;
-        v = exp (-(double) d * d / (2.0 * sigma * sigma));
-      }
-      p[d + c] = v;
-      sum += v;
-    }
-    for (size_t i = 0; i < len; i++)
-      pf[i] = (float) (p[i] / sum);
-    taps = upload_floats (conv, pf, len, err);
-    free (p);
-    free (pf);
-    if (!taps)
-      return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
-    kern = conv->place_separable;
-    SET_ARG (kern, 0, g->grid, "grid");
-    SET_ARG (kern, 1, nx, "nx");
-    SET_ARG (kern, 2, ny, "ny");
-    SET_ARG (kern, 3, taps, "profile");
-    SET_ARG (kern, 4, c, "c");
+    return clf_set_error (err, CLF_ERROR_INVALID_ARG,
+        "kernel shape %d goes through the separable path", k->shape);
   }
   st = enqueue_2d (conv, kern, g->nx, g->ny, "placing the kernel", err);
   /* released now, freed by OpenCL once the launch is done */
@@ -389,6 +425,23 @@ same_kernel (const Group * g, const ClfKernel2d * k)
       memcmp (g->ktaps, k->taps, k->width * k->height * sizeof (float)) == 0;
 }
 
+/* The row and column passes' kernel spectra (the same profile) */
+static ClfStatus
+set_separable_kernel (Group * g, const ClfKernel2d * k, ClfError * err)
+{
+  double *profile = separable_profile (k, g->cx);
+  ClfStatus st;
+
+  if (!profile)
+    return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY,
+        "out of host memory for a %zu-tap kernel profile", g->kw);
+  st = clf_line_pass_set_kernel (g->rows, profile, g->kw, g->cx, err);
+  if (st == CLF_OK)
+    st = clf_line_pass_set_kernel (g->cols, profile, g->kh, g->cy, err);
+  free (profile);
+  return st;
+}
+
 /* kspec = R2C(kernel) / (nx ny). Uses the group's batched plan with the
  * kernel in plane 0 (the other planes hold scratch): no extra plan. */
 static ClfStatus
@@ -402,17 +455,22 @@ compute_kernel_spectrum (ClfConvolve2d * conv, Group * g,
   ClfStatus st;
 
   g->kspec_valid = 0;
-  if ((st = place_kernel (conv, g, k, err)) != CLF_OK)
-    return st;
-  if ((st = clf_plan_enqueue (g->fwd, g->grid, g->spec, err)) != CLF_OK)
-    return st;
-  SET_ARG (kern, 0, g->spec, "in");
-  SET_ARG (kern, 1, g->kspec, "out");
-  SET_ARG (kern, 2, count, "count");
-  SET_ARG (kern, 3, scale, "scale");
-  if ((st = enqueue_1d (conv, kern, count, 1, "scaling the kernel spectrum",
-              err)) != CLF_OK)
-    return st;
+  if (g->separable) {
+    if ((st = set_separable_kernel (g, k, err)) != CLF_OK)
+      return st;
+  } else {
+    if ((st = place_kernel (conv, g, k, err)) != CLF_OK)
+      return st;
+    if ((st = clf_plan_enqueue (g->fwd, g->grid, g->spec, err)) != CLF_OK)
+      return st;
+    SET_ARG (kern, 0, g->spec, "in");
+    SET_ARG (kern, 1, g->kspec, "out");
+    SET_ARG (kern, 2, count, "count");
+    SET_ARG (kern, 3, scale, "scale");
+    if ((st = enqueue_1d (conv, kern, count, 1,
+                "scaling the kernel spectrum", err)) != CLF_OK)
+      return st;
+  }
 
   free (g->ktaps);
   g->ktaps = NULL;
@@ -496,7 +554,10 @@ make_groups (const ClfFrameLayout2d * l, const ClfKernel2d * kernels,
       g->kernel = ch->kernel;
       clf_kernel2d_extent (&kernels[ch->kernel], &g->kw, &g->kh, &g->cx,
           &g->cy);
-      g->nx = clf_convolve2d_padded_length (g->width, g->kw, 1);
+      g->separable = kernels[ch->kernel].shape == CLF_KERNEL_GAUSSIAN ||
+          kernels[ch->kernel].shape == CLF_KERNEL_BOX;
+      /* R2C rows need an even length; complex lines do not */
+      g->nx = clf_convolve2d_padded_length (g->width, g->kw, !g->separable);
       g->ny = clf_convolve2d_padded_length (g->height, g->kh, 0);
     }
     g->channels[g->batch++] = i;
@@ -524,6 +585,8 @@ check_memory (ClfConvolve2d * conv, const Group * groups, unsigned n,
 
     if (g->nx >= MAX_GRID_LENGTH || g->ny >= MAX_GRID_LENGTH)
       too_long = 1;
+    else if (g->separable)
+      total += separable_bytes (conv->ctx, g, &largest);
     else
       total += group_bytes (g->nx, g->ny, g->batch, &largest);
     if (used < sizeof (sizes))
@@ -569,10 +632,37 @@ alloc_zeroed (ClfConvolve2d * conv, size_t bytes, ClfError * err)
 }
 
 static ClfStatus
+separable_alloc (ClfConvolve2d * conv, Group * g, ClfError * err)
+{
+  size_t pairs = pairs_of (g);
+
+  g->rows = clf_line_pass_new (conv->ctx, CLF_LINES_ROWS, g->nx,
+      pairs * g->height, err);
+  if (g->rows)
+    g->cols = clf_line_pass_new (conv->ctx, CLF_LINES_COLUMNS, g->ny,
+        pairs * g->width, err);
+  if (g->cols)
+    g->lines = clf_context_alloc (conv->ctx, CL_MEM_READ_WRITE,
+        pairs * g->width * g->height * sizeof (cl_float2), err);
+  if (!g->lines) {
+    if (g->rows)
+      clf_line_pass_free (g->rows);
+    if (g->cols)
+      clf_line_pass_free (g->cols);
+    g->rows = g->cols = NULL;
+    return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+  }
+  conv->device_bytes += separable_bytes (conv->ctx, g, NULL);
+  return CLF_OK;
+}
+
+static ClfStatus
 group_alloc (ClfConvolve2d * conv, Group * g, ClfError * err)
 {
   ClfPlanDesc desc;
 
+  if (g->separable)
+    return separable_alloc (conv, g, err);
   clf_plan_desc_init (&desc, CLF_R2C, CLF_FORWARD, g->nx, g->ny, g->batch);
   if (!(g->fwd = clf_plan_new (conv->ctx, &desc, err)))
     return err ? err->code : CLF_ERROR_OPENCL;
@@ -603,6 +693,15 @@ describe (ClfConvolve2d * conv)
   conv->description[0] = '\0';
   for (unsigned i = 0; i < conv->n_groups && used < cap; i++) {
     const Group *g = &conv->groups[i];
+    if (g->separable) {
+      used += snprintf (conv->description + used, cap - used,
+          "%s%zu x %zux%zu with %zux%zu kernel: separable, rows of %zu "
+          "(%s), columns of %zu (%s)", i ? "; " : "", g->batch, g->width,
+          g->height, g->kw, g->kh, g->nx,
+          clf_line_pass_is_fused (g->rows) ? "fused" : "staged", g->ny,
+          clf_line_pass_is_fused (g->cols) ? "fused" : "staged");
+      continue;
+    }
     used += snprintf (conv->description + used, cap - used,
         "%s%zu x %zux%zu with %zux%zu kernel: R2C %zux%zu [%s]",
         i ? "; " : "", g->batch, g->width, g->height, g->kw, g->kh, g->nx,
@@ -637,8 +736,15 @@ clf_convolve2d_configure (ClfConvolve2d * conv,
   for (unsigned i = 0; i < n; i++) {
     for (unsigned j = 0; j < conv->n_groups; j++) {
       Group *old = &conv->groups[j];
-      if (old->fwd && old->nx == fresh[i].nx && old->ny == fresh[i].ny &&
-          old->batch == fresh[i].batch) {
+      if (old->separable ? old->rows && fresh[i].separable &&
+          old->width == fresh[i].width && old->height == fresh[i].height :
+          old->fwd && !fresh[i].separable) {
+        if (old->nx != fresh[i].nx || old->ny != fresh[i].ny ||
+            old->batch != fresh[i].batch)
+          continue;
+        fresh[i].rows = old->rows;
+        fresh[i].cols = old->cols;
+        fresh[i].lines = old->lines;
         fresh[i].fwd = old->fwd;
         fresh[i].inv = old->inv;
         fresh[i].grid = old->grid;
@@ -674,7 +780,7 @@ clf_convolve2d_configure (ClfConvolve2d * conv,
   for (unsigned i = 0; i < n; i++) {
     Group *g = &conv->groups[i];
 
-    if (!g->fwd && (st = group_alloc (conv, g, err)) != CLF_OK)
+    if (!g->fwd && !g->rows && (st = group_alloc (conv, g, err)) != CLF_OK)
       return st;
     if (!same_kernel (g, &kernels[g->kernel]) &&
         (st = compute_kernel_spectrum (conv, g, &kernels[g->kernel],
@@ -735,6 +841,39 @@ enqueue_channel (ClfConvolve2d * conv, const Work * w, const Group * g,
     return enqueue_2d (conv, k, g->nx, g->ny, "unpacking a channel", err);
   }
   return enqueue_2d (conv, k, ch->width, ch->height, "packing a channel", err);
+}
+
+/* Rows, then columns: the frame's channels in the working planes, two to
+ * a complex line (line-io.clh lays out chan and geo) */
+static ClfStatus
+enqueue_separable (ClfConvolve2d * conv, const Work * w, const Group * g,
+    cl_int edge, ClfError * err)
+{
+  cl_uint16 chan;
+  cl_int8 geo;
+  ClfStatus st;
+
+  memset (&chan, 0, sizeof (chan));
+  memset (&geo, 0, sizeof (geo));
+  for (unsigned b = 0; b < g->batch; b++) {
+    const ClfChannel2d *ch = &conv->layout.channels[g->channels[b]];
+    chan.s[b] = (cl_uint) (w->offset[ch->plane] + ch->offset);
+    chan.s[4 + b] = (cl_uint) ch->pixel_stride;
+    chan.s[8 + b] = (cl_uint) w->stride[ch->plane];
+    chan.s[12 + b] = ch->bits == 16;
+  }
+  geo.s[0] = (cl_int) g->width;
+  geo.s[1] = (cl_int) g->height;
+  geo.s[2] = (cl_int) (g->kw - 1 - g->cx);
+  geo.s[3] = edge;
+  geo.s[4] = (cl_int) g->batch;
+  st = clf_line_pass_enqueue (g->rows, w->mem, g->lines, &chan, &geo,
+      g->width, err);
+  if (st != CLF_OK)
+    return st;
+  geo.s[2] = (cl_int) (g->kh - 1 - g->cy);
+  return clf_line_pass_enqueue (g->cols, w->mem, g->lines, &chan, &geo,
+      g->height, err);
 }
 
 /* Puts src's planes into the working planes: an upload from the host, a
@@ -802,6 +941,11 @@ enqueue_frame (ClfConvolve2d * conv, const ClfFrame2d * src,
     const Group *g = &conv->groups[i];
     cl_uint count = (cl_uint) ((g->nx / 2 + 1) * g->ny);
 
+    if (g->separable) {
+      if ((st = enqueue_separable (conv, &w, g, edge, err)) != CLF_OK)
+        return st;
+      continue;
+    }
     for (unsigned b = 0; b < g->batch; b++)
       if ((st = enqueue_channel (conv, &w, g, b, 1, edge, err)) != CLF_OK)
         return st;

@@ -153,6 +153,11 @@ void clf_debug_fail_alloc_after (int n);
  * (GPUs do so for long columns), so CPU test runs cover that path. */
 void clf_debug_force_column_split (int on);
 
+/* Run separable 2D convolutions with the fused line kernel on every
+ * device (GPUs do; PoCL runs staged plans faster), so CPU test runs cover
+ * that kernel. */
+void clf_debug_force_fused_lines (int on);
+
 /* Round CPU work-group sizes up to powers of two: PoCL compiles a kernel
  * once per work-group size, so sweeps over many lengths compile far less
  * (the transforms run somewhat slower). */

@@ -1,0 +1,284 @@
+/* clf-convolve-lines.c: one axis of a separable 2D convolution, fused into
+ * one kernel per pass on GPUs or staged through plans. */
+#include "clf-convolve-lines.h"
+#include "clf-plan-private.h"
+#include "clf-tables.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct _ClfLinePass
+{
+  ClfContext *ctx;
+  ClfLineAxis axis;
+  size_t n, count;
+  cl_mem kspec;                 /* n complex, holds 1/n */
+
+  /* fused: fft.cl's fft_convolve_line */
+  ClfLocalKernel fused;
+  cl_mem tw;
+
+  /* staged: line_load, plans and multiply_spectrum, line_store */
+  cl_kernel load, store, multiply;
+  ClfPlan *fwd, *inv;
+  cl_mem buf;                   /* count lines of n complex */
+};
+
+static int force_fused;
+
+void
+clf_debug_force_fused_lines (int on)
+{
+  force_fused = on;
+}
+
+int
+clf_line_pass_would_fuse (ClfContext * ctx, size_t n)
+{
+  return (force_fused || !clf_context_is_cpu (ctx)) &&
+      clf_fits_local (ctx, n);
+}
+
+size_t
+clf_line_pass_device_bytes (size_t n, size_t count, int fused)
+{
+  size_t bytes = n * sizeof (cl_float2);        /* kernel spectrum */
+
+  if (fused)
+    return bytes + n * sizeof (cl_float2);      /* twiddles */
+  return bytes + count * n * sizeof (cl_float2);
+}
+
+int
+clf_line_pass_is_fused (ClfLinePass * lp)
+{
+  return lp->fused.kernel != NULL;
+}
+
+void
+clf_line_pass_free (ClfLinePass * lp)
+{
+  cl_mem *mems[] = { &lp->kspec, &lp->tw, &lp->buf };
+  cl_kernel kernels[] = { lp->fused.kernel, lp->load, lp->store,
+    lp->multiply
+  };
+
+  if (!lp)
+    return;
+  for (size_t i = 0; i < sizeof (mems) / sizeof (mems[0]); i++)
+    if (*mems[i])
+      clReleaseMemObject (*mems[i]);
+  for (size_t i = 0; i < sizeof (kernels) / sizeof (kernels[0]); i++)
+    if (kernels[i])
+      clReleaseKernel (kernels[i]);
+  if (lp->fwd)
+    clf_plan_free (lp->fwd);
+  if (lp->inv)
+    clf_plan_free (lp->inv);
+  clf_context_unref (lp->ctx);
+  free (lp);
+}
+
+static ClfStatus
+new_fused (ClfLinePass * lp, ClfError * err)
+{
+  char defines[64];
+  float *table;
+  ClfStatus st;
+  cl_int ret;
+
+  /* the kernel stages every line through local memory itself */
+  snprintf (defines, sizeof (defines), "-DCLF_LINE_PASS=%d "
+      "-DCLF_NO_DIRECT_IO", (int) lp->axis);
+  st = clf_local_kernel_new (lp->ctx, lp->n, lp->count, 0,
+      clf_local_pad (lp->ctx), defines, "fft_convolve_line", &lp->fused,
+      err);
+  if (st != CLF_OK)
+    return st;
+  if (!(table = clf_twiddle_table (lp->n)))
+    return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
+  lp->tw = clf_context_alloc (lp->ctx, CL_MEM_READ_ONLY,
+      lp->n * sizeof (cl_float2), err);
+  if (!lp->tw) {
+    free (table);
+    return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+  }
+  ret = clEnqueueWriteBuffer (clf_context_get_queue (lp->ctx), lp->tw,
+      CL_TRUE, 0, lp->n * sizeof (cl_float2), table, 0, NULL, NULL);
+  free (table);
+  if (ret != CL_SUCCESS)
+    return clf_set_cl_error (err, ret, "clEnqueueWriteBuffer (twiddles)");
+  return CLF_OK;
+}
+
+static ClfStatus
+new_staged (ClfLinePass * lp, ClfError * err)
+{
+  ClfPlanDesc desc;
+
+  if (!(lp->load = clf_context_create_kernel (lp->ctx, "convolve2d",
+              "line_load", err)) ||
+      !(lp->store = clf_context_create_kernel (lp->ctx, "convolve2d",
+              "line_store", err)) ||
+      !(lp->multiply = clf_context_create_kernel (lp->ctx, "convolve2d",
+              "multiply_spectrum", err)))
+    return err ? err->code : CLF_ERROR_BUILD;
+  clf_plan_desc_init (&desc, CLF_C2C, CLF_FORWARD, lp->n, 0, lp->count);
+  if (!(lp->fwd = clf_plan_new (lp->ctx, &desc, err)))
+    return err ? err->code : CLF_ERROR_OPENCL;
+  clf_plan_desc_init (&desc, CLF_C2C, CLF_INVERSE, lp->n, 0, lp->count);
+  if (!(lp->inv = clf_plan_new (lp->ctx, &desc, err)))
+    return err ? err->code : CLF_ERROR_OPENCL;
+  lp->buf = clf_context_alloc (lp->ctx, CL_MEM_READ_WRITE,
+      lp->count * lp->n * sizeof (cl_float2), err);
+  return lp->buf ? CLF_OK : (err ? err->code : CLF_ERROR_OUT_OF_MEMORY);
+}
+
+ClfLinePass *
+clf_line_pass_new (ClfContext * ctx, ClfLineAxis axis, size_t n,
+    size_t count, ClfError * err)
+{
+  ClfLinePass *lp = calloc (1, sizeof (ClfLinePass));
+  ClfStatus st;
+
+  if (!lp) {
+    clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "out of host memory");
+    return NULL;
+  }
+  lp->ctx = clf_context_ref (ctx);
+  lp->axis = axis;
+  lp->n = n;
+  lp->count = count;
+  if (n < 1 || count < 1 || n > UINT32_MAX || count > UINT32_MAX) {
+    clf_set_error (err, CLF_ERROR_INVALID_ARG, "%zu lines of %zu samples",
+        count, n);
+    clf_line_pass_free (lp);
+    return NULL;
+  }
+  lp->kspec = clf_context_alloc (ctx, CL_MEM_READ_ONLY,
+      n * sizeof (cl_float2), err);
+  if (!lp->kspec) {
+    clf_line_pass_free (lp);
+    return NULL;
+  }
+  st = clf_line_pass_would_fuse (ctx, n) ? new_fused (lp, err) :
+      new_staged (lp, err);
+  if (st != CLF_OK) {
+    clf_line_pass_free (lp);
+    return NULL;
+  }
+  return lp;
+}
+
+ClfStatus
+clf_line_pass_set_kernel (ClfLinePass * lp, const double *taps,
+    size_t n_taps, size_t centre, ClfError * err)
+{
+  float *spec = clf_kernel_spectrum (taps, n_taps, centre, lp->n,
+      1.0 / (double) lp->n);
+  cl_int ret;
+
+  if (!spec)
+    return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "out of host memory");
+  ret = clEnqueueWriteBuffer (clf_context_get_queue (lp->ctx), lp->kspec,
+      CL_TRUE, 0, lp->n * sizeof (cl_float2), spec, 0, NULL, NULL);
+  free (spec);
+  if (ret != CL_SUCCESS)
+    return clf_set_cl_error (err, ret, "clEnqueueWriteBuffer (line kernel)");
+  return CLF_OK;
+}
+
+#define SET_ARG(k, i, v) clSetKernelArg (k, i, sizeof (v), &(v))
+
+static ClfStatus
+launch (ClfLinePass * lp, cl_kernel k, size_t gx, size_t gy, size_t lx,
+    size_t ly, const char *what, ClfError * err)
+{
+  size_t global[2] = { (gx + lx - 1) / lx * lx, (gy + ly - 1) / ly * ly };
+  size_t local[2] = { lx, ly };
+  cl_int ret = clEnqueueNDRangeKernel (clf_context_get_queue (lp->ctx), k,
+      gy ? 2 : 1, NULL, global, local, 0, NULL, NULL);
+
+  if (ret != CL_SUCCESS)
+    return clf_set_cl_error (err, ret, what);
+  return CLF_OK;
+}
+
+static ClfStatus
+enqueue_fused (ClfLinePass * lp, cl_mem raw, cl_mem lines,
+    const cl_uint16 * chan, const cl_int8 * geo, ClfError * err)
+{
+  ClfLocalKernel *f = &lp->fused;
+  cl_uint count = (cl_uint) lp->count;
+  cl_uint4 shape = { {(cl_uint) lp->n, (cl_uint) f->nstages, (cl_uint) f->T,
+          (cl_uint) f->G}
+  };
+  cl_int e = 0;
+
+  e |= SET_ARG (f->kernel, 0, raw);
+  e |= SET_ARG (f->kernel, 1, lines);
+  e |= SET_ARG (f->kernel, 2, *chan);
+  e |= SET_ARG (f->kernel, 3, *geo);
+  e |= SET_ARG (f->kernel, 4, count);
+  e |= SET_ARG (f->kernel, 5, lp->kspec);
+  e |= SET_ARG (f->kernel, 6, lp->tw);
+  e |= clSetKernelArg (f->kernel, 7, f->G * f->ls * sizeof (cl_float2), NULL);
+  e |= SET_ARG (f->kernel, 8, shape);
+  e |= SET_ARG (f->kernel, 9, f->codes);
+  if (e != CL_SUCCESS)
+    return clf_set_cl_error (err, e, "clSetKernelArg (fft_convolve_line)");
+  return launch (lp, f->kernel, (lp->count + f->G - 1) / f->G * f->G * f->T,
+      0, f->G * f->T, 1, "convolving lines", err);
+}
+
+static ClfStatus
+enqueue_staged (ClfLinePass * lp, cl_mem raw, cl_mem lines,
+    const cl_uint16 * chan, const cl_int8 * geo, size_t extent,
+    ClfError * err)
+{
+  cl_uint n = (cl_uint) lp->n, count = (cl_uint) lp->count;
+  cl_uint ext = (cl_uint) extent;
+  cl_int pass = (cl_int) lp->axis;
+  cl_kernel io[2] = { lp->load, lp->store };
+  ClfStatus st;
+  cl_int e = 0;
+
+  for (int i = 0; i < 2; i++) {
+    e |= SET_ARG (io[i], 0, raw);
+    e |= SET_ARG (io[i], 1, lines);
+    e |= SET_ARG (io[i], 2, *chan);
+    e |= SET_ARG (io[i], 3, *geo);
+    e |= SET_ARG (io[i], 4, lp->buf);
+    e |= SET_ARG (io[i], 5, n);
+    e |= SET_ARG (io[i], 6, count);
+    e |= SET_ARG (io[i], 7, pass);
+  }
+  e |= SET_ARG (lp->store, 8, ext);
+  e |= SET_ARG (lp->multiply, 0, lp->buf);
+  e |= SET_ARG (lp->multiply, 1, lp->kspec);
+  e |= SET_ARG (lp->multiply, 2, n);
+  if (e != CL_SUCCESS)
+    return clf_set_cl_error (err, e, "clSetKernelArg (line convolution)");
+  if ((st = launch (lp, lp->load, lp->n, lp->count, 64, 1,
+              "loading lines", err)) != CLF_OK ||
+      (st = clf_plan_enqueue (lp->fwd, lp->buf, lp->buf, err)) != CLF_OK ||
+      (st = launch (lp, lp->multiply, lp->n, lp->count, 64, 1,
+              "multiplying lines by the kernel spectrum", err)) != CLF_OK ||
+      (st = clf_plan_enqueue (lp->inv, lp->buf, lp->buf, err)) != CLF_OK)
+    return st;
+  return launch (lp, lp->store, extent, lp->count, 64, 1, "storing lines",
+      err);
+}
+
+ClfStatus
+clf_line_pass_enqueue (ClfLinePass * lp, cl_mem raw, cl_mem lines,
+    const cl_uint16 * chan, const cl_int8 * geo, size_t extent,
+    ClfError * err)
+{
+  if (lp->fused.kernel)
+    return enqueue_fused (lp, raw, lines, chan, geo, err);
+  return enqueue_staged (lp, raw, lines, chan, geo, extent, err);
+}

@@ -2,7 +2,8 @@
 # bench-elements.sh: whole-pipeline throughput of the clfft elements beside
 # the source alone and GStreamer's own CPU elements, in one run.
 # usage: bench-elements.sh BUILD_DIR [--quick]
-# CLFFT_DEVICE picks the device (default: first GPU, else PoCL).
+# CLFFT_DEVICE picks the device (default: first GPU, else PoCL); ONLY=video
+# or ONLY=audio runs those rows alone.
 set -u
 build=$(cd "${1:?build dir}" && pwd)
 quick=${2:-}
@@ -57,7 +58,9 @@ echo
 echo "| pipeline | amount | time | steady throughput | whole run | source alone (steady) |"
 echo "| --- | --- | --- | --- | --- | --- |"
 
-for size in 1920x1080 3840x2160; do
+only=${ONLY:-all}
+
+[ "$only" != audio ] && for size in 1920x1080 3840x2160; do
   w=${size%x*}; h=${size#*x}
   caps="video/x-raw,format=RGBA,width=$w,height=$h,framerate=0/1"
   # the queue gives the source its own thread, so that it runs beside the
@@ -74,11 +77,13 @@ done
 
 # GStreamer's own CPU blur (gst-plugins-bad), where installed: AYUV only,
 # sigma at most 20, a few frames are enough at about 1 s each
-if gst-inspect-1.0 gaussianblur >/dev/null 2>&1; then
+if [ "$only" != audio ] && gst-inspect-1.0 gaussianblur >/dev/null 2>&1; then
   gframes=$(( frames < 10 ? frames : 10 ))
   gsrc="videotestsrc pattern=black num-buffers=@N@ ! video/x-raw,format=AYUV,width=1920,height=1080,framerate=0/1"
   row "gaussianblur 1920x1080 AYUV sigma=20" "$gframes" frames "$gframes" "$gsrc" "gaussianblur sigma=20 ! fakesink"
 fi
+
+[ "$only" = video ] && exit 0
 
 secs_audio=${AUDIO_SECONDS:-600}
 [ "$quick" = "--quick" ] && secs_audio=5

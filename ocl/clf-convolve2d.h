@@ -76,13 +76,15 @@ typedef struct
   ClfChannel2d channels[CLF_CONVOLVE2D_MAX_CHANNELS];
 } ClfFrameLayout2d;
 
-/* Each channel is padded for its kernel and the edge mode to an nx * ny
- * grid with nx >= width + kernel width - 1 (even) and ny >= height +
- * kernel height - 1, both products of 2, 3, 5 and 7 so the FFTs stay
- * fast; channels of the same size and kernel share one batched real FFT.
- * So the cost depends on the frame plus the kernel extent, not on the
- * number of taps: large radii grow the padded grid (and the memory), a
- * radius of 1000 on 1920x1080 needs about 4000 x 3100 per channel. Frame
+/* Separable kernels (gaussian, box) convolve rows, then columns: each line
+ * padded for the kernel and the edge mode to a length >= frame + kernel
+ * - 1 (a product of 2, 3, 5 and 7), two channels per complex line. On a
+ * GPU the padded line lives only in local memory, so the cost barely
+ * grows with the radius. Other kernels pad each channel to an nx * ny
+ * grid the same way; channels of the same size and kernel share one
+ * batched real FFT, so the cost depends on the frame plus the kernel
+ * extent, not on the number of taps, and a radius of 1000 on 1920x1080
+ * needs about 4000 x 3100 per channel. Frame
  * and kernel spectra stay on the device; one frame from and to the host
  * is one upload and one download per plane, none for a frame that is
  * already on the device (clf_convolve2d_process_frame). */

@@ -38,8 +38,7 @@ clf_debug_force_fused_lines (int on)
 int
 clf_line_pass_would_fuse (ClfContext * ctx, size_t n)
 {
-  return (force_fused || !clf_context_is_cpu (ctx)) &&
-      clf_fits_local (ctx, n);
+  return (force_fused || !clf_context_is_cpu (ctx)) && clf_fits_local (ctx, n);
 }
 
 size_t
@@ -94,8 +93,7 @@ new_fused (ClfLinePass * lp, ClfError * err)
   snprintf (defines, sizeof (defines), "-DCLF_LINE_PASS=%d "
       "-DCLF_NO_DIRECT_IO", (int) lp->axis);
   st = clf_local_kernel_new (lp->ctx, lp->n, lp->count, 0,
-      clf_local_pad (lp->ctx), defines, "fft_convolve_line", &lp->fused,
-      err);
+      clf_local_pad (lp->ctx), defines, "fft_convolve_line", &lp->fused, err);
   if (st != CLF_OK)
     return st;
   if (!(table = clf_twiddle_table (lp->n)))
@@ -214,7 +212,7 @@ enqueue_fused (ClfLinePass * lp, cl_mem raw, cl_mem lines,
   ClfLocalKernel *f = &lp->fused;
   cl_uint count = (cl_uint) lp->count;
   cl_uint4 shape = { {(cl_uint) lp->n, (cl_uint) f->nstages, (cl_uint) f->T,
-          (cl_uint) f->G}
+      (cl_uint) f->G}
   };
   cl_int e = 0;
 
@@ -236,8 +234,7 @@ enqueue_fused (ClfLinePass * lp, cl_mem raw, cl_mem lines,
 
 static ClfStatus
 enqueue_staged (ClfLinePass * lp, cl_mem raw, cl_mem lines,
-    const cl_uint16 * chan, const cl_int8 * geo, size_t extent,
-    ClfError * err)
+    const cl_uint16 * chan, const cl_int8 * geo, size_t extent, ClfError * err)
 {
   cl_uint n = (cl_uint) lp->n, count = (cl_uint) lp->count;
   cl_uint ext = (cl_uint) extent;
@@ -269,14 +266,12 @@ enqueue_staged (ClfLinePass * lp, cl_mem raw, cl_mem lines,
               "multiplying lines by the kernel spectrum", err)) != CLF_OK ||
       (st = clf_plan_enqueue (lp->inv, lp->buf, lp->buf, err)) != CLF_OK)
     return st;
-  return launch (lp, lp->store, extent, lp->count, 64, 1, "storing lines",
-      err);
+  return launch (lp, lp->store, extent, lp->count, 64, 1, "storing lines", err);
 }
 
 ClfStatus
 clf_line_pass_enqueue (ClfLinePass * lp, cl_mem raw, cl_mem lines,
-    const cl_uint16 * chan, const cl_int8 * geo, size_t extent,
-    ClfError * err)
+    const cl_uint16 * chan, const cl_int8 * geo, size_t extent, ClfError * err)
 {
   if (lp->fused.kernel)
     return enqueue_fused (lp, raw, lines, chan, geo, err);

@@ -33,8 +33,7 @@ ClfStatus clf_line_pass_set_kernel (ClfLinePass * lp, const double *taps,
 /* Queues the pass over the frame bytes raw and the lines buffer (see
  * line-io.clh for chan and geo); extent: frame samples along a line. */
 ClfStatus clf_line_pass_enqueue (ClfLinePass * lp, cl_mem raw, cl_mem lines,
-    const cl_uint16 * chan, const cl_int8 * geo, size_t extent,
-    ClfError * err);
+    const cl_uint16 * chan, const cl_int8 * geo, size_t extent, ClfError * err);
 
 size_t clf_line_pass_device_bytes (size_t n, size_t count, int fused);
 int clf_line_pass_is_fused (ClfLinePass * lp);

@@ -81,13 +81,29 @@ clf_line_pass_free (ClfLinePass * lp)
   free (lp);
 }
 
+/* Copies lp->n complex values from the host into mem (blocking) and frees
+ * them; NULL values: the host was out of memory. */
+static ClfStatus
+write_complex (ClfLinePass * lp, cl_mem mem, float *values, const char *what,
+    ClfError * err)
+{
+  cl_int ret;
+
+  if (!values)
+    return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "out of host memory");
+  ret = clEnqueueWriteBuffer (clf_context_get_queue (lp->ctx), mem, CL_TRUE,
+      0, lp->n * sizeof (cl_float2), values, 0, NULL, NULL);
+  free (values);
+  if (ret != CL_SUCCESS)
+    return clf_set_cl_error (err, ret, what);
+  return CLF_OK;
+}
+
 static ClfStatus
 new_fused (ClfLinePass * lp, ClfError * err)
 {
   char defines[64];
-  float *table;
   ClfStatus st;
-  cl_int ret;
 
   /* the kernel stages every line through local memory itself */
   snprintf (defines, sizeof (defines), "-DCLF_LINE_PASS=%d "
@@ -96,20 +112,12 @@ new_fused (ClfLinePass * lp, ClfError * err)
       clf_local_pad (lp->ctx), defines, "fft_convolve_line", &lp->fused, err);
   if (st != CLF_OK)
     return st;
-  if (!(table = clf_twiddle_table (lp->n)))
-    return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
   lp->tw = clf_context_alloc (lp->ctx, CL_MEM_READ_ONLY,
       lp->n * sizeof (cl_float2), err);
-  if (!lp->tw) {
-    free (table);
+  if (!lp->tw)
     return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
-  }
-  ret = clEnqueueWriteBuffer (clf_context_get_queue (lp->ctx), lp->tw,
-      CL_TRUE, 0, lp->n * sizeof (cl_float2), table, 0, NULL, NULL);
-  free (table);
-  if (ret != CL_SUCCESS)
-    return clf_set_cl_error (err, ret, "clEnqueueWriteBuffer (twiddles)");
-  return CLF_OK;
+  return write_complex (lp, lp->tw, clf_twiddle_table (lp->n),
+      "clEnqueueWriteBuffer (twiddles)", err);
 }
 
 static ClfStatus
@@ -175,18 +183,9 @@ ClfStatus
 clf_line_pass_set_kernel (ClfLinePass * lp, const double *taps,
     size_t n_taps, size_t centre, ClfError * err)
 {
-  float *spec = clf_kernel_spectrum (taps, n_taps, centre, lp->n,
-      1.0 / (double) lp->n);
-  cl_int ret;
-
-  if (!spec)
-    return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "out of host memory");
-  ret = clEnqueueWriteBuffer (clf_context_get_queue (lp->ctx), lp->kspec,
-      CL_TRUE, 0, lp->n * sizeof (cl_float2), spec, 0, NULL, NULL);
-  free (spec);
-  if (ret != CL_SUCCESS)
-    return clf_set_cl_error (err, ret, "clEnqueueWriteBuffer (line kernel)");
-  return CLF_OK;
+  return write_complex (lp, lp->kspec, clf_kernel_spectrum (taps, n_taps,
+          centre, lp->n, 1.0 / (double) lp->n),
+      "clEnqueueWriteBuffer (line kernel)", err);
 }
 
 #define SET_ARG(k, i, v) clSetKernelArg (k, i, sizeof (v), &(v))

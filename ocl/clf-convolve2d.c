@@ -28,6 +28,7 @@ typedef struct
   int separable;
   ClfLinePass *rows, *cols;
   cl_mem lines;                 /* [pairs][width][height] complex */
+  size_t line_bytes;            /* device bytes of the two passes and lines */
 
   ClfPlan *fwd, *inv;
   cl_mem grid;                  /* [batch][ny][nx] real */
@@ -172,8 +173,8 @@ group_bytes (size_t nx, size_t ny, size_t batch, size_t *largest)
 static void
 group_clear (ClfConvolve2d * conv, Group * g)
 {
-  if (g->rows || g->cols || g->lines)
-    conv->device_bytes -= separable_bytes (conv->ctx, g, NULL);
+  conv->device_bytes -= g->line_bytes;
+  g->line_bytes = 0;
   if (g->rows)
     clf_line_pass_free (g->rows);
   if (g->cols)
@@ -652,7 +653,8 @@ separable_alloc (ClfConvolve2d * conv, Group * g, ClfError * err)
     g->rows = g->cols = NULL;
     return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
   }
-  conv->device_bytes += separable_bytes (conv->ctx, g, NULL);
+  g->line_bytes = separable_bytes (conv->ctx, g, NULL);
+  conv->device_bytes += g->line_bytes;
   return CLF_OK;
 }
 
@@ -745,6 +747,7 @@ clf_convolve2d_configure (ClfConvolve2d * conv,
         fresh[i].rows = old->rows;
         fresh[i].cols = old->cols;
         fresh[i].lines = old->lines;
+        fresh[i].line_bytes = old->line_bytes;
         fresh[i].fwd = old->fwd;
         fresh[i].inv = old->inv;
         fresh[i].grid = old->grid;

@@ -169,6 +169,67 @@ DFT_ODD (23, clf_cos23, clf_sin23)
 DFT_ODD (29, clf_cos29, clf_sin29)
 DFT_ODD (31, clf_cos31, clf_sin31)
 
+#ifdef CLF_COMPOSITE_RADICES
+/* Composite radix R = A*B in registers (Cooley-Tukey): B-point DFTs of
+ * the A interleaved columns x[n1 + A n2], twiddles w_R^(n1 k2) (W holds
+ * exp(-2 pi i m/R)), then A-point DFTs; X[k2 + B k1] comes out. One stage
+ * of radix 9 or 15 replaces two local-memory passes (1080 = 8x9x15). */
+#define DFT_COMPOSITE(R, A, B, W)                                       \
+inline void                                                             \
+dft##R (float2 * v)                                                     \
+{                                                                       \
+  float2 t[R];                                                          \
+  for (int n1 = 0; n1 < A; n1++) {                                      \
+    float2 c[B];                                                        \
+    for (int n2 = 0; n2 < B; n2++)                                      \
+      c[n2] = v[n1 + A * n2];                                           \
+    dft##B (c);                                                         \
+    for (int k2 = 0; k2 < B; k2++)                                      \
+      t[k2 * A + n1] = n1 * k2 == 0 ? c[k2] : cmul (c[k2], W[n1 * k2]);  \
+  }                                                                     \
+  for (int k2 = 0; k2 < B; k2++) {                                      \
+    float2 r[A];                                                        \
+    for (int n1 = 0; n1 < A; n1++)                                      \
+      r[n1] = t[k2 * A + n1];                                           \
+    dft##A (r);                                                         \
+    for (int k1 = 0; k1 < A; k1++)                                      \
+      v[k2 + B * k1] = r[k1];                                           \
+  }                                                                     \
+}
+
+__constant float2 clf_w9[9] = {
+  (float2) (1.00000000000000000000f, -0.00000000000000000000f),
+  (float2) (0.76604444311897801345f, -0.64278760968653925190f),
+  (float2) (0.17364817766693041445f, -0.98480775301220802032f),
+  (float2) (-0.49999999999999977796f, -0.86602540378443870761f),
+  (float2) (-0.93969262078590831688f, -0.34202014332566887944f),
+  (float2) (-0.93969262078590842791f, 0.34202014332566865740f),
+  (float2) (-0.50000000000000044409f, 0.86602540378443837454f),
+  (float2) (0.17364817766692997036f, 0.98480775301220813134f),
+  (float2) (0.76604444311897779141f, 0.64278760968653958496f),
+};
+__constant float2 clf_w15[15] = {
+  (float2) (1.00000000000000000000f, -0.00000000000000000000f),
+  (float2) (0.91354545764260086660f, -0.40673664307580015276f),
+  (float2) (0.66913060635885823757f, -0.74314482547739413310f),
+  (float2) (0.30901699437494745126f, -0.95105651629515353118f),
+  (float2) (-0.10452846326765333207f, -0.99452189536827340088f),
+  (float2) (-0.49999999999999977796f, -0.86602540378443870761f),
+  (float2) (-0.80901699437494734024f, -0.58778525229247324813f),
+  (float2) (-0.97814760073380568883f, -0.20791169081775931482f),
+  (float2) (-0.97814760073380568883f, 0.20791169081775906502f),
+  (float2) (-0.80901699437494756229f, 0.58778525229247302608f),
+  (float2) (-0.50000000000000044409f, 0.86602540378443837454f),
+  (float2) (-0.10452846326765423413f, 0.99452189536827328986f),
+  (float2) (0.30901699437494722922f, 0.95105651629515364220f),
+  (float2) (0.66913060635885845961f, 0.74314482547739402207f),
+  (float2) (0.91354545764260097762f, 0.40673664307580015276f),
+};
+
+DFT_COMPOSITE (9, 3, 3, clf_w9)
+DFT_COMPOSITE (15, 3, 5, clf_w15)
+#endif
+
 /* Radix codes (4 bits per stage), mirrored in ocl/clf-factor.c */
 inline uint
 clf_radix_of_code (uint code)
@@ -187,7 +248,9 @@ clf_radix_of_code (uint code)
     case 10: return 19;
     case 11: return 23;
     case 12: return 29;
-    default: return 31;
+    case 13: return 31;
+    case 14: return 9;
+    default: return 15;
   }
 }
 
@@ -283,6 +346,13 @@ clf_radix_of_code (uint code)
 #else
 #define STAGE_BIG_CASES(CASE)
 #endif
+/* and the register composites 9 and 15 with CLF_COMPOSITE_RADICES: with
+ * them compiled in, the H100 ran 1000 = 8x5x5x5 40% slower */
+#ifdef CLF_COMPOSITE_RADICES
+#define STAGE_COMPOSITE_CASES(CASE) CASE (9) CASE (15)
+#else
+#define STAGE_COMPOSITE_CASES(CASE)
+#endif
 
 /* All stages of one transform per group of T threads on x (local memory),
  * result in natural order in x. Uses the kernel's N, nstages, codes, T,
@@ -305,6 +375,7 @@ clf_radix_of_code (uint code)
         STAGE_CASE_LOAD (13)                                            \
         STAGE_CASE_LOAD (16)                                            \
         STAGE_BIG_CASES (STAGE_CASE_LOAD)                               \
+        STAGE_COMPOSITE_CASES (STAGE_CASE_LOAD)                         \
       }                                                                 \
       barrier (CLK_LOCAL_MEM_FENCE);                                    \
       switch (R) {                                                      \
@@ -318,6 +389,7 @@ clf_radix_of_code (uint code)
         STAGE_CASE_STORE (13)                                           \
         STAGE_CASE_STORE (16)                                           \
         STAGE_BIG_CASES (STAGE_CASE_STORE)                              \
+        STAGE_COMPOSITE_CASES (STAGE_CASE_STORE)                        \
       }                                                                 \
       barrier (CLK_LOCAL_MEM_FENCE);                                    \
       Ns *= R;                                                          \

@@ -33,8 +33,12 @@ clf_radix_code (unsigned radix)
       return 11;
     case 29:
       return 12;
+    case 31:
+      return 13;
+    case 9:
+      return 14;
     default:
-      return 13;                /* 31 */
+      return 15;                /* 15 */
   }
 }
 

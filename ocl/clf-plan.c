@@ -280,12 +280,52 @@ specialize (ClfContext * ctx)
       "Portable Computing Language") == NULL;
 }
 
+/* fft_local's stages: clf_factor_radices with pairs of 3s merged into
+ * radix 9 and a 3 left with a 5 into 15, register codelets that save a
+ * pass through local memory each (1080: 8x3x3x3x5 -> 8x9x15).
+ * CLFFT_LOCAL_COMPOSITE=0 keeps the prime stages (for comparing). */
+static int
+local_radices (size_t n, unsigned *radices)
+{
+  const char *env = getenv ("CLFFT_LOCAL_COMPOSITE");
+  unsigned primes[CLF_MAX_STAGES];
+  int ns = clf_factor_radices (n, primes, CLF_MAX_STAGES), out = 0;
+  int threes = 0, fives = 0;
+
+  if (ns < 0 || (env && env[0] == '0')) {
+    memcpy (radices, primes, (ns > 0 ? ns : 0) * sizeof (unsigned));
+    return ns;
+  }
+  /* powers of two first, then 9s, 15, 3, 5s, then 7 and up, as before */
+  for (int i = 0; i < ns; i++) {
+    threes += primes[i] == 3;
+    fives += primes[i] == 5;
+    if (primes[i] % 2 == 0)
+      radices[out++] = primes[i];
+  }
+  for (; threes >= 2; threes -= 2)
+    radices[out++] = 9;
+  if (threes && fives) {
+    radices[out++] = 15;
+    threes--;
+    fives--;
+  }
+  if (threes)
+    radices[out++] = 3;
+  for (; fives; fives--)
+    radices[out++] = 5;
+  for (int i = 0; i < ns; i++)
+    if (primes[i] % 2 && primes[i] >= 7)
+      radices[out++] = primes[i];
+  return out;
+}
+
 /* Whether one fft_local work-group can hold a length-n transform */
 int
 clf_fits_local (ClfContext * ctx, size_t n)
 {
   unsigned radices[CLF_MAX_STAGES];
-  int ns = clf_factor_radices (n, radices, CLF_MAX_STAGES);
+  int ns = local_radices (n, radices);
   if (ns < 0 || n > clf_context_local_fft_limit (ctx) ||
       local_stride (lds_pad (ctx), n) > clf_context_local_capacity (ctx))
     return 0;
@@ -323,24 +363,26 @@ clf_local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
     cl_uint flags, int pad, const char *defines, const char *name,
     ClfLocalKernel * lk, ClfError * err)
 {
-  int ns = clf_factor_radices (n, lk->radices, CLF_MAX_STAGES);
+  int ns = local_radices (n, lk->radices);
   size_t T = local_threads (n, lk->radices, ns), T_min = T;
   size_t maxwg = clf_context_max_work_group (ctx), kwg = 0;
   size_t ls = local_stride (pad, n);
   cl_kernel kernel = NULL;
   char generic[256];
-  int big = 0;
+  int big = 0, composite = 0;
 
   lk->kernel = NULL;
   lk->nstages = ns;
   lk->codes = 0;
   for (int i = 0; i < ns; i++) {
     big |= lk->radices[i] > 16;
+    composite |= lk->radices[i] == 9 || lk->radices[i] == 15;
     lk->codes |= (cl_ulong) clf_radix_code (lk->radices[i]) << (4 * i);
   }
-  snprintf (generic, sizeof (generic), "%s%s%s%s",
+  snprintf (generic, sizeof (generic), "%s%s%s%s%s",
       direct_io (ctx) ? "" : "-DCLF_NO_DIRECT_IO ", pad ? "-DCLF_LDS_PAD " : "",
-      big ? "-DCLF_BIG_RADICES " : "", defines ? defines : "");
+      big ? "-DCLF_BIG_RADICES " : "",
+      composite ? "-DCLF_COMPOSITE_RADICES " : "", defines ? defines : "");
   if (ns < 0 || T > maxwg)
     return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
         "length %zu needs %zu threads per work-group, device allows %zu",

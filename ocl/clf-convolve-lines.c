@@ -4,11 +4,9 @@
 #include "clf-plan-private.h"
 #include "clf-tables.h"
 
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 struct _ClfLinePass
 {
@@ -60,19 +58,21 @@ clf_line_pass_is_fused (ClfLinePass * lp)
 void
 clf_line_pass_free (ClfLinePass * lp)
 {
-  cl_mem *mems[] = { &lp->kspec, &lp->tw, &lp->buf };
-  cl_kernel kernels[] = { lp->fused.kernel, lp->load, lp->store,
-    lp->multiply
-  };
-
   if (!lp)
     return;
-  for (size_t i = 0; i < sizeof (mems) / sizeof (mems[0]); i++)
-    if (*mems[i])
-      clReleaseMemObject (*mems[i]);
-  for (size_t i = 0; i < sizeof (kernels) / sizeof (kernels[0]); i++)
-    if (kernels[i])
-      clReleaseKernel (kernels[i]);
+  {
+    cl_mem mems[] = { lp->kspec, lp->tw, lp->buf };
+    cl_kernel kernels[] = { lp->fused.kernel, lp->load, lp->store,
+      lp->multiply
+    };
+
+    for (size_t i = 0; i < sizeof (mems) / sizeof (mems[0]); i++)
+      if (mems[i])
+        clReleaseMemObject (mems[i]);
+    for (size_t i = 0; i < sizeof (kernels) / sizeof (kernels[0]); i++)
+      if (kernels[i])
+        clReleaseKernel (kernels[i]);
+  }
   if (lp->fwd)
     clf_plan_free (lp->fwd);
   if (lp->inv)

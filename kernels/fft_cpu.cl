@@ -209,6 +209,17 @@ DFT_ODD (7, clf_cos7, clf_sin7)
 DFT_ODD (11, clf_cos11, clf_sin11)
 DFT_ODD (13, clf_cos13, clf_sin13)
 
+/* primes 17 to 31 (lengths such as spectrum's 2046 = 2x3x11x31), built
+ * only into the programs of those radices */
+#if R == 17 || R == 19 || R == 23 || R == 29 || R == 31
+#include "big-radix-tables.clh"
+DFT_ODD (17, clf_cos17, clf_sin17)
+DFT_ODD (19, clf_cos19, clf_sin19)
+DFT_ODD (23, clf_cos23, clf_sin23)
+DFT_ODD (29, clf_cos29, clf_sin29)
+DFT_ODD (31, clf_cos31, clf_sin31)
+#endif
+
 
 /* ---- composite radices R1 x R2 in registers ---------------------------
  * x[n1 + R1*n2]: DFTs of length R2 over n2, twiddle w_R^(n1*k2), DFTs of

@@ -543,6 +543,20 @@ clf_context_download (ClfContext * ctx, cl_mem buf, size_t offset,
 }
 
 ClfStatus
+clf_context_launch (ClfContext * ctx, cl_kernel kernel, size_t gx,
+    size_t gy, size_t lx, size_t ly, const char *what, ClfError * err)
+{
+  size_t global[2] = { (gx + lx - 1) / lx * lx, (gy + ly - 1) / ly * ly };
+  size_t local[2] = { lx, ly };
+  cl_int ret = clEnqueueNDRangeKernel (ctx->queue, kernel, gy ? 2 : 1, NULL,
+      global, local, 0, NULL, NULL);
+
+  if (ret != CL_SUCCESS)
+    return clf_set_cl_error (err, ret, what);
+  return CLF_OK;
+}
+
+ClfStatus
 clf_context_wait (ClfContext * ctx, ClfError * err)
 {
   cl_event marker = NULL;

@@ -191,20 +191,6 @@ clf_line_pass_set_kernel (ClfLinePass * lp, const double *taps,
 #define SET_ARG(k, i, v) clSetKernelArg (k, i, sizeof (v), &(v))
 
 static ClfStatus
-launch (ClfLinePass * lp, cl_kernel k, size_t gx, size_t gy, size_t lx,
-    size_t ly, const char *what, ClfError * err)
-{
-  size_t global[2] = { (gx + lx - 1) / lx * lx, (gy + ly - 1) / ly * ly };
-  size_t local[2] = { lx, ly };
-  cl_int ret = clEnqueueNDRangeKernel (clf_context_get_queue (lp->ctx), k,
-      gy ? 2 : 1, NULL, global, local, 0, NULL, NULL);
-
-  if (ret != CL_SUCCESS)
-    return clf_set_cl_error (err, ret, what);
-  return CLF_OK;
-}
-
-static ClfStatus
 enqueue_fused (ClfLinePass * lp, cl_mem raw, cl_mem lines,
     const cl_uint16 * chan, const cl_int8 * geo, ClfError * err)
 {
@@ -227,8 +213,9 @@ enqueue_fused (ClfLinePass * lp, cl_mem raw, cl_mem lines,
   e |= SET_ARG (f->kernel, 9, f->codes);
   if (e != CL_SUCCESS)
     return clf_set_cl_error (err, e, "clSetKernelArg (fft_convolve_line)");
-  return launch (lp, f->kernel, (lp->count + f->G - 1) / f->G * f->G * f->T,
-      0, f->G * f->T, 1, "convolving lines", err);
+  /* T work-items per line, G lines per work-group */
+  return clf_context_launch (lp->ctx, f->kernel, lp->count * f->T, 0,
+      f->G * f->T, 1, "convolving lines", err);
 }
 
 static ClfStatus
@@ -258,14 +245,16 @@ enqueue_staged (ClfLinePass * lp, cl_mem raw, cl_mem lines,
   e |= SET_ARG (lp->multiply, 2, n);
   if (e != CL_SUCCESS)
     return clf_set_cl_error (err, e, "clSetKernelArg (line convolution)");
-  if ((st = launch (lp, lp->load, lp->n, lp->count, 64, 1,
+  if ((st = clf_context_launch (lp->ctx, lp->load, lp->n, lp->count, 64, 1,
               "loading lines", err)) != CLF_OK ||
       (st = clf_plan_enqueue (lp->fwd, lp->buf, lp->buf, err)) != CLF_OK ||
-      (st = launch (lp, lp->multiply, lp->n, lp->count, 64, 1,
-              "multiplying lines by the kernel spectrum", err)) != CLF_OK ||
+      (st = clf_context_launch (lp->ctx, lp->multiply, lp->n, lp->count,
+              64, 1, "multiplying lines by the kernel spectrum",
+              err)) != CLF_OK ||
       (st = clf_plan_enqueue (lp->inv, lp->buf, lp->buf, err)) != CLF_OK)
     return st;
-  return launch (lp, lp->store, extent, lp->count, 64, 1, "storing lines", err);
+  return clf_context_launch (lp->ctx, lp->store, extent, lp->count, 64, 1,
+      "storing lines", err);
 }
 
 ClfStatus

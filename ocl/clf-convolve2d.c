@@ -256,46 +256,23 @@ clf_convolve2d_free (ClfConvolve2d * conv)
   if ((ret = clSetKernelArg (k, i, sizeof (v), &(v))) != CL_SUCCESS) \
     return clf_set_cl_error (err, ret, "clSetKernelArg (" what ")")
 
-static size_t
-round_up (size_t v, size_t q)
-{
-  return (v + q - 1) / q * q;
-}
-
 /* 16 x 16 work-groups keep rows coalesced on GPUs; the kernels bound-check
  * so the grid can be rounded up. */
 static ClfStatus
 enqueue_2d (ClfConvolve2d * conv, cl_kernel k, size_t gx, size_t gy,
     const char *what, ClfError * err)
 {
-  size_t local[2] = { 16, 16 };
-  size_t global[2];
-  cl_int ret;
+  size_t side = clf_context_max_work_group (conv->ctx) < 256 ? 8 : 16;
 
-  if (clf_context_max_work_group (conv->ctx) < 256)
-    local[0] = local[1] = 8;
-  global[0] = round_up (gx, local[0]);
-  global[1] = round_up (gy, local[1]);
-  ret = clEnqueueNDRangeKernel (clf_context_get_queue (conv->ctx), k, 2,
-      NULL, global, local, 0, NULL, NULL);
-  if (ret != CL_SUCCESS)
-    return clf_set_cl_error (err, ret, what);
-  return CLF_OK;
+  return clf_context_launch (conv->ctx, k, gx, gy, side, side, what, err);
 }
 
+/* rows of count work-items, 64 to a work-group */
 static ClfStatus
 enqueue_1d (ClfConvolve2d * conv, cl_kernel k, size_t count, size_t rows,
     const char *what, ClfError * err)
 {
-  size_t local[2] = { 64, 1 };
-  size_t global[2] = { round_up (count, 64), rows };
-  cl_int ret;
-
-  ret = clEnqueueNDRangeKernel (clf_context_get_queue (conv->ctx), k, 2,
-      NULL, global, local, 0, NULL, NULL);
-  if (ret != CL_SUCCESS)
-    return clf_set_cl_error (err, ret, what);
-  return CLF_OK;
+  return clf_context_launch (conv->ctx, k, count, rows, 64, 1, what, err);
 }
 
 /* ---- kernel spectra ----------------------------------------------------- */

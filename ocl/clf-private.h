@@ -38,6 +38,12 @@ cl_kernel clf_context_create_kernel_full (ClfContext * ctx,
     const char *program, const char *defines, const char *kernel_name,
     ClfError * err);
 
+/* Queues kernel on ctx's queue over gx work-items (by gy when gy > 0),
+ * rounded up to whole lx (by ly) work-groups: the kernels bound-check.
+ * A failure is reported as launching `what`. */
+ClfStatus clf_context_launch (ClfContext * ctx, cl_kernel kernel, size_t gx,
+    size_t gy, size_t lx, size_t ly, const char *what, ClfError * err);
+
 /* Largest transform length one fft_local work-group holds on ctx's device */
 size_t clf_context_local_fft_limit (ClfContext * ctx);
 /* complex values local memory holds (work-groups pack transforms in it) */

@@ -21,11 +21,9 @@ unpack_channel (__global const uchar * raw, uint offset, uint pixel_stride,
     return;
   sx = edge_index (px - left, width, edge);
   sy = edge_index (py - top, height, edge);
-  if (sx >= 0 && sy >= 0) {
-    __global const uchar *p = raw + offset + (size_t) sy * row_bytes +
-        (size_t) sx * pixel_stride;
-    v = bits16 ? (float) (p[0] | (p[1] << 8)) : (float) p[0];
-  }
+  if (sx >= 0 && sy >= 0)
+    v = sample_read (raw + offset + (size_t) sy * row_bytes +
+        (size_t) sx * pixel_stride, bits16);
   plane[(size_t) py * nx + px] = v;
 }
 
@@ -40,20 +38,12 @@ pack_channel (__global uchar * raw, uint offset, uint pixel_stride,
 {
   int x = get_global_id (0), y = get_global_id (1);
   __global const float *plane = grid + (size_t) index * nx * ny;
-  float v;
-  __global uchar *p;
 
   if (x >= width || y >= height)
     return;
-  v = plane[(size_t) (y + top) * nx + (x + left)];
-  p = raw + offset + (size_t) y * row_bytes + (size_t) x * pixel_stride;
-  if (bits16) {
-    ushort u = convert_ushort_sat_rte (v);
-    p[0] = (uchar) (u & 0xff);
-    p[1] = (uchar) (u >> 8);
-  } else {
-    p[0] = convert_uchar_sat_rte (v);
-  }
+  sample_write (raw + offset + (size_t) y * row_bytes +
+      (size_t) x * pixel_stride, bits16,
+      plane[(size_t) (y + top) * nx + (x + left)]);
 }
 
 /* Kernel tap offset d in [-before, after] lives at grid index d mod n, so

@@ -365,7 +365,8 @@ place_kernel (ClfConvolve2d * conv, Group * g, const ClfKernel2d * k,
     SET_ARG (kern, 3, c, "c");
     SET_ARG (kern, 4, r2, "r2");
     SET_ARG (kern, 5, weight, "weight");
-  } else if (k->shape == CLF_KERNEL_TAPS) {
+  } else {
+    /* custom taps: gaussian and box never get here, they run as lines */
     cl_int kw = (cl_int) g->kw, kh = (cl_int) g->kh;
     cl_int cx = (cl_int) g->cx, cy = (cl_int) g->cy;
 
@@ -381,9 +382,6 @@ place_kernel (ClfConvolve2d * conv, Group * g, const ClfKernel2d * k,
     SET_ARG (kern, 5, kh, "kh");
     SET_ARG (kern, 6, cx, "cx");
     SET_ARG (kern, 7, cy, "cy");
-  } else {
-    return clf_set_error (err, CLF_ERROR_INVALID_ARG,
-        "kernel shape %d goes through the separable path", k->shape);
   }
   st = enqueue_2d (conv, kern, g->nx, g->ny, "placing the kernel", err);
   /* released now, freed by OpenCL once the launch is done */

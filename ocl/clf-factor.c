@@ -125,3 +125,30 @@ clf_four_step_split (size_t n, size_t limit)
   }
   return best;
 }
+
+/* n = f[0] * f[1] * f[2], each factor smooth, between 2 and limit, the
+ * largest as small as possible; 0 if there is no such split. */
+int
+clf_three_step_split (size_t n, size_t limit, size_t f[3])
+{
+  size_t best = 0;
+  for (size_t a = 2; a <= limit && a < n; a++) {
+    if (n % a || !clf_is_smooth (a))
+      continue;
+    for (size_t b = 2; b <= limit && a * b < n; b++) {
+      size_t c = n / a / b, top;
+      if ((n / a) % b || c < 2 || c > limit || !clf_is_smooth (b) ||
+          !clf_is_smooth (c))
+        continue;
+      top = a > b ? a : b;
+      top = top > c ? top : c;
+      if (!best || top < best) {
+        best = top;
+        f[0] = a;
+        f[1] = b;
+        f[2] = c;
+      }
+    }
+  }
+  return best != 0;
+}

@@ -153,6 +153,11 @@ void clf_debug_fail_alloc_after (int n);
  * (GPUs do so for long columns), so CPU test runs cover that path. */
 void clf_debug_force_column_split (int on);
 
+/* Run every smooth length that splits into three factors as three
+ * passes (GPUs do so for lengths too long for two), so CPU test runs
+ * cover that path. */
+void clf_debug_force_three_step (int on);
+
 /* Run separable 2D convolutions with the fused line kernel on every
  * device (GPUs do; PoCL runs staged plans faster), so CPU test runs cover
  * that kernel. */

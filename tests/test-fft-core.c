@@ -362,6 +362,35 @@ test_2d_column_split (void)
   clf_debug_force_column_split (0);
 }
 
+/* the three-pass split GPUs use for lengths too long for two passes */
+static void
+test_three_step (void)
+{
+  static const size_t sizes[] = { 64, 1000, 4096, 6720, 65536 };
+  clf_debug_force_three_step (1);
+  {
+    ClfPlanDesc d;
+    ClfError err = { 0, };
+    ClfPlan *plan;
+    clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 1000, 0, 1);
+    plan = clf_plan_new (harness_context (), &d, &err);
+    CHECK (plan && strstr (clf_plan_describe (plan), "threestep(10x10x10)"),
+        "three-pass split not used: %s", plan ? clf_plan_describe (plan) :
+        err.message);
+    clf_plan_free (plan);
+  }
+  for (size_t i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++) {
+    size_t n = sizes[i];
+    check_err ("three-step c2c", n, 1, run_simple (CLF_C2C, CLF_FORWARD, n,
+            0, 3));
+    check_err ("three-step inverse", n, 1, run_simple (CLF_C2C, CLF_INVERSE,
+            n, 0, 1));
+    check_err ("three-step r2c", n, 1, run_simple (CLF_R2C, CLF_FORWARD, n,
+            0, 2));
+  }
+  clf_debug_force_three_step (0);
+}
+
 static void
 test_strided_batched (void)
 {
@@ -597,6 +626,7 @@ main (int argc, char **argv)
 {
   harness_context ();
   harness_run ("errors", test_errors);
+  harness_run ("three-pass split", test_three_step);
   harness_run ("every length 1..1024", test_every_length_to_1024);
   harness_run ("real every length 1..256", test_real_every_length_to_256);
   harness_run ("specialised lengths", test_specialized_lengths);

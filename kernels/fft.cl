@@ -277,9 +277,12 @@ clf_radix_of_code (uint code)
     }                                                                   \
   }
 
-/* Butterflies one thread computes per stage: about 32 values in registers
- * whatever the radix. Mirrored in ocl/clf-plan.c. */
-#define BPT(R) ((R) >= 17 ? 1 : (R) >= 11 ? 2 : 32 / (R))
+/* Butterflies one thread computes per stage: about CLF_VALUES values in
+ * registers whatever the radix. Mirrored in ocl/clf-plan.c. */
+#ifndef CLF_VALUES
+#define CLF_VALUES 32
+#endif
+#define BPT(R) ((R) >= 17 ? 1 : (R) >= 11 ? CLF_VALUES / 16 : CLF_VALUES / (R))
 
 #define STAGE_CASE_LOAD(R)                                              \
   case R:                                                               \

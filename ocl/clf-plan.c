@@ -245,20 +245,41 @@ clf_debug_round_work_groups (int on)
   round_work_groups = on;
 }
 
+static size_t column_limit (ClfContext * ctx);
+
+/* Values one fft_local thread holds per stage (CLF_VALUES in
+ * kernels/fft.cl). On GPUs 16: twice the threads with half the registers
+ * each ran the H100's batched 1080 23% faster, 3840x2160 15%, 2^24 7%,
+ * 1024 and 4096 5%. Long columns (few to a work-group) keep 32: 1080-point
+ * columns ran 25% slower with 16. PoCL keeps 32.
+ * CLFFT_THREAD_VALUES=16/32 overrides (for comparing). */
+static unsigned
+thread_values (ClfContext * ctx, size_t n, cl_uint flags)
+{
+  const char *env = getenv ("CLFFT_THREAD_VALUES");
+  if (env && (atoi (env) == 16 || atoi (env) == 32))
+    return (unsigned) atoi (env);
+  if (clf_context_is_cpu (ctx) ||
+      ((flags & LOAD_BFAST) && n > column_limit (ctx)))
+    return 32;
+  return 16;
+}
+
 /* Butterflies one thread computes per stage (BPT in kernels/fft.cl) */
 static size_t
-butterflies_per_thread (unsigned radix)
+butterflies_per_thread (unsigned radix, unsigned values)
 {
-  return radix >= 17 ? 1 : radix >= 11 ? 2 : 32 / radix;
+  return radix >= 17 ? 1 : radix >= 11 ? values / 16 : values / radix;
 }
 
 /* Threads one transform needs so that every stage is covered. */
 static size_t
-local_threads (size_t n, const unsigned *radices, int nstages)
+local_threads (size_t n, const unsigned *radices, int nstages,
+    unsigned values)
 {
   size_t t = 1;
   for (int i = 0; i < nstages; i++) {
-    size_t per = butterflies_per_thread (radices[i]);
+    size_t per = butterflies_per_thread (radices[i], values);
     size_t need = (n / radices[i] + per - 1) / per;
     if (need > t)
       t = need;
@@ -329,7 +350,9 @@ clf_fits_local (ClfContext * ctx, size_t n)
   if (ns < 0 || n > clf_context_local_fft_limit (ctx) ||
       local_stride (lds_pad (ctx), n) > clf_context_local_capacity (ctx))
     return 0;
-  return local_threads (n, radices, ns) <= clf_context_max_work_group (ctx);
+  /* with 32 values per thread, the fewest threads a kernel falls back to */
+  return local_threads (n, radices, ns, 32) <=
+      clf_context_max_work_group (ctx);
 }
 
 static int
@@ -358,13 +381,13 @@ transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
   return G;
 }
 
-ClfStatus
-clf_local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
+static ClfStatus
+local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
     cl_uint flags, int pad, const char *defines, const char *name,
-    ClfLocalKernel * lk, ClfError * err)
+    unsigned values, ClfLocalKernel * lk, ClfError * err)
 {
   int ns = local_radices (n, lk->radices);
-  size_t T = local_threads (n, lk->radices, ns), T_min = T;
+  size_t T = local_threads (n, lk->radices, ns, values), T_min = T;
   size_t maxwg = clf_context_max_work_group (ctx), kwg = 0;
   size_t ls = local_stride (pad, n);
   cl_kernel kernel = NULL;
@@ -379,10 +402,14 @@ clf_local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
     composite |= lk->radices[i] == 9 || lk->radices[i] == 15;
     lk->codes |= (cl_ulong) clf_radix_code (lk->radices[i]) << (4 * i);
   }
-  snprintf (generic, sizeof (generic), "%s%s%s%s%s",
+  snprintf (generic, sizeof (generic), "%s%s%s%s%s%s",
       direct_io (ctx) ? "" : "-DCLF_NO_DIRECT_IO ", pad ? "-DCLF_LDS_PAD " : "",
       big ? "-DCLF_BIG_RADICES " : "",
-      composite ? "-DCLF_COMPOSITE_RADICES " : "", defines ? defines : "");
+      composite ? "-DCLF_COMPOSITE_RADICES " : "",
+      values != 32 ? "-DCLF_VALUES=16 " : "", defines ? defines : "");
+  if (ns >= 0 && T > maxwg && values == 16)
+    return local_kernel_new (ctx, n, batch, flags, pad, defines, name, 32,
+        lk, err);
   if (ns < 0 || T > maxwg)
     return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
         "length %zu needs %zu threads per work-group, device allows %zu",
@@ -426,6 +453,11 @@ clf_local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
             NULL) != CL_SUCCESS || kwg_fixed < lk->G * T) {
       clReleaseKernel (kernel);
       kernel = NULL;
+      /* too many registers for that many threads (4095 with 16 values:
+       * 455 threads, NVIDIA allows 256): fewer threads holding more */
+      if (values == 16)
+        return local_kernel_new (ctx, n, batch, flags, pad, defines, name,
+            32, lk, err);
     }
   }
   if (!kernel) {
@@ -441,6 +473,9 @@ clf_local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
       T = T_min;                /* give up the widening first */
     if (T > maxwg) {
       clReleaseKernel (kernel);
+      if (values == 16)
+        return local_kernel_new (ctx, n, batch, flags, pad, defines, name,
+            32, lk, err);
       return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
           "length %zu needs %zu threads per work-group, the kernel allows "
           "%zu on this device", n, T, maxwg);
@@ -451,6 +486,15 @@ clf_local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   lk->T = T;
   lk->ls = ls;
   return CLF_OK;
+}
+
+ClfStatus
+clf_local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
+    cl_uint flags, int pad, const char *defines, const char *name,
+    ClfLocalKernel * lk, ClfError * err)
+{
+  return local_kernel_new (ctx, n, batch, flags, pad, defines, name,
+      thread_values (ctx, n, flags), lk, err);
 }
 
 /* post_n: four-step twiddle w_{post_n}^(n2 * k) on output k, with

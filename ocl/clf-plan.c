@@ -787,6 +787,25 @@ use_three_step (ClfPlan * plan, const Axis * ax, size_t lim, size_t f[3])
   return clf_three_step_split (ax->n, cols, f);
 }
 
+/* One pass of a split transform: no R2C limit and no scaling, which the
+ * last pass takes from the whole axis */
+static Axis
+split_pass (const Axis * ax, size_t n, size_t batch, Addr in, Addr out,
+    int src, int dst, cl_uint flags)
+{
+  Axis p = *ax;
+  p.n = n;
+  p.batch = batch;
+  p.in = in;
+  p.out = out;
+  p.src = src;
+  p.dst = dst;
+  p.flags = flags;
+  p.count = ALL_ELEMENTS;
+  p.scale = 1.0f;
+  return p;
+}
+
 /* n = n1*n2*n3, element j1*n2*n3 + j2*n3 + j3. A: transforms over j1 for
  * each (j2, j3), twiddle w_n^((j2*n3 + j3)*k1). B: over j2 for each
  * (j3, k1), in place, twiddle w_(n2*n3)^(j3*k2). C: over j3 for each
@@ -799,51 +818,44 @@ add_three_step (ClfPlan * plan, const Axis * ax, const size_t f[3],
 {
   size_t n = ax->n, n1 = f[0], n2 = f[1], n3 = f[2], m = n2 * n3;
   int scratch = new_scratch (plan, n * ax->batch * sizeof (cl_float2), err);
-  Axis a = *ax, b = *ax, c = *ax;
-  cl_uint inf = 0xffffffffu;
+  const cl_uint inf = 0xffffffffu;
+  Addr a_in = { ax->in.off, (cl_uint) (ax->in.stride * m), ax->in.stride,
+    ax->in.d0, 0, (cl_uint) m, inf
+  };
+  Addr a_out = { 0, (cl_uint) m, 1, (cl_uint) n, 0, (cl_uint) m, inf };
+  Addr b_io = { 0, (cl_uint) n3, 1, (cl_uint) m, (cl_uint) n, (cl_uint) n3,
+    (cl_uint) n1
+  };
+  Addr c_in = { 0, 1, (cl_uint) m, (cl_uint) n3, (cl_uint) n, (cl_uint) n1,
+    (cl_uint) n2
+  };
+  Addr c_out = { ax->out.off, (cl_uint) (ax->out.stride * n1 * n2),
+    ax->out.stride, (cl_uint) (ax->out.stride * n1), ax->out.d0,
+    (cl_uint) n1, (cl_uint) n2
+  };
+  Axis a, b, c;
   ClfStatus st;
 
   if (scratch < 0)
     return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
   describe_append (plan, " threestep(%zux%zux%zu)", n1, n2, n3);
 
-  a.n = n1;
-  a.batch = ax->batch * m;
-  a.in = (Addr) {
-  ax->in.off, (cl_uint) (ax->in.stride * m), ax->in.stride, ax->in.d0, 0,
-        (cl_uint) m, inf};
-  a.out = (Addr) {
-  0, (cl_uint) m, 1, (cl_uint) n, 0, (cl_uint) m, inf};
-  a.dst = scratch;
-  a.flags = ax->flags & IN_FLAGS;
-  a.count = ALL_ELEMENTS;
-  a.scale = 1.0f;
+  a = split_pass (ax, n1, ax->batch * m, a_in, a_out, ax->src, scratch,
+      ax->flags & IN_FLAGS);
   st = add_local_pass (plan, &a, 0, n, (cl_uint) m, 1, 1, 1, err);
   if (st != CLF_OK)
     return st;
 
-  b.n = n2;
-  b.batch = ax->batch * n1 * n3;
-  b.in = b.out = (Addr) {
-  0, (cl_uint) n3, 1, (cl_uint) m, (cl_uint) n, (cl_uint) n3, (cl_uint) n1};
-  b.src = b.dst = scratch;
-  b.flags = 0;
-  b.count = ALL_ELEMENTS;
-  b.scale = 1.0f;
+  b = split_pass (ax, n2, ax->batch * n1 * n3, b_io, b_io, scratch, scratch,
+      0);
   st = add_local_pass (plan, &b, 0, m, (cl_uint) n3, 1, 1, 1, err);
   if (st != CLF_OK)
     return st;
 
-  c.n = n3;
-  c.batch = ax->batch * n1 * n2;
-  c.in = (Addr) {
-  0, 1, (cl_uint) m, (cl_uint) n3, (cl_uint) n, (cl_uint) n1, (cl_uint) n2};
-  c.out = (Addr) {
-  ax->out.off, (cl_uint) (ax->out.stride * n1 * n2), ax->out.stride,
-        (cl_uint) (ax->out.stride * n1), ax->out.d0, (cl_uint) n1,
-        (cl_uint) n2};
-  c.src = scratch;
-  c.flags = ax->flags & OUT_FLAGS;
+  c = split_pass (ax, n3, ax->batch * n1 * n2, c_in, c_out, scratch, ax->dst,
+      ax->flags & OUT_FLAGS);
+  c.count = ax->count;
+  c.scale = ax->scale;
   return add_local_pass (plan, &c, 0, 0, 0, 1, (cl_uint) (n1 * n2),
       (cl_uint) (n1 * n2), err);
 }

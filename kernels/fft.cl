@@ -485,8 +485,9 @@ fft_local (__global const float2 * src, __global float2 * dst,
   const uint in_base = live ? in.s0 + clf_batch_offset (in, b) : 0;
   const uint out_base = live ? out.s0 + clf_batch_offset (out, b) : 0;
   const uint first_out = b % store_mod, n2 = (b / post_div) % post_mod;
-  const int direct_store = CLF_DIRECT_IO &&
-      ((flags & CLF_STORE_BFAST) != 0) == bfast;
+  /* a conditional, not &&: clang warns of && with a constant operand */
+  const int direct_store = CLF_DIRECT_IO ?
+      ((flags & CLF_STORE_BFAST) != 0) == bfast : 0;
   /* when the result goes out from local memory, the other walk; decided
    * here, before the barriers: PoCL 3.1 mis-evaluated a bounds test
    * computed after them (stores past the end of the output) */

@@ -290,13 +290,14 @@ local_threads (size_t n, const unsigned *radices, int nstages,
 /* A program specialised per length runs 2-3x faster and costs one build
  * per length, cached on disk. Not on PoCL: its barrier pass (3.1) aborts
  * the process on the unrolled form of some lengths (2025, 12).
- * CLFFT_SPECIALIZE=0 keeps the generic kernel everywhere. */
+ * CLFFT_SPECIALIZE=0 keeps the generic kernel everywhere, =1 specialises
+ * on PoCL too (tests of the specialised forms on a CPU). */
 static int
 specialize (ClfContext * ctx)
 {
   const char *env = getenv ("CLFFT_SPECIALIZE");
-  if (env && env[0] == '0')
-    return 0;
+  if (env && (env[0] == '0' || env[0] == '1'))
+    return env[0] == '1';
   return strstr (clf_context_get_platform_name (ctx),
       "Portable Computing Language") == NULL;
 }
@@ -402,11 +403,16 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
     composite |= lk->radices[i] == 9 || lk->radices[i] == 15;
     lk->codes |= (cl_ulong) clf_radix_code (lk->radices[i]) << (4 * i);
   }
-  snprintf (generic, sizeof (generic), "%s%s%s%s%s%s",
+  /* CLFFT_TWIDDLES=table: every stage reads its twiddles from the table
+   * (for comparing; see CLF_TW in kernels/fft.cl) */
+  const char *twenv = getenv ("CLFFT_TWIDDLES");
+  snprintf (generic, sizeof (generic), "%s%s%s%s%s%s%s",
       direct_io (ctx) ? "" : "-DCLF_NO_DIRECT_IO ", pad ? "-DCLF_LDS_PAD " : "",
       big ? "-DCLF_BIG_RADICES " : "",
       composite ? "-DCLF_COMPOSITE_RADICES " : "",
-      values != 32 ? "-DCLF_VALUES=16 " : "", defines ? defines : "");
+      values != 32 ? "-DCLF_VALUES=16 " : "",
+      twenv && !strcmp (twenv, "table") ? "-DCLF_TW_TABLE " : "",
+      defines ? defines : "");
   if (ns >= 0 && T > maxwg && values == 16)
     return local_kernel_new (ctx, n, batch, flags, pad, defines, name, 32,
         lk, err);

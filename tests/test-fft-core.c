@@ -362,6 +362,30 @@ test_2d_column_split (void)
   clf_debug_force_column_split (0);
 }
 
+/* the programs built for one length that GPUs run (PoCL runs them only
+ * when told to), where radix 4, 8 and 16 stages multiply their twiddles
+ * together from a few table entries */
+static void
+test_specialized_local (void)
+{
+  static const size_t sizes[] = { 32, 64, 128, 960, 1024, 4096 };
+  setenv ("CLFFT_SPECIALIZE", "1", 1);
+  setenv ("CLFFT_CPU_PATH", "0", 1);
+  for (size_t i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++) {
+    size_t n = sizes[i];
+    check_err ("specialised local c2c", n, 1, run_simple (CLF_C2C,
+            CLF_FORWARD, n, 0, 3));
+    check_err ("specialised local inverse", n, 1, run_simple (CLF_C2C,
+            CLF_INVERSE, n, 0, 1));
+    check_err ("specialised local r2c", n, 1, run_simple (CLF_R2C,
+            CLF_FORWARD, n, 0, 2));
+  }
+  check_err ("specialised local 2d", 64, 48, run_simple (CLF_C2C,
+          CLF_FORWARD, 64, 48, 1));
+  unsetenv ("CLFFT_CPU_PATH");
+  unsetenv ("CLFFT_SPECIALIZE");
+}
+
 /* the three-pass split GPUs use for lengths too long for two passes */
 static void
 test_three_step (void)
@@ -626,6 +650,7 @@ main (int argc, char **argv)
 {
   harness_context ();
   harness_run ("errors", test_errors);
+  harness_run ("specialised fft_local", test_specialized_local);
   harness_run ("three-pass split", test_three_step);
   harness_run ("every length 1..1024", test_every_length_to_1024);
   harness_run ("real every length 1..256", test_real_every_length_to_256);

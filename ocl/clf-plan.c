@@ -394,6 +394,9 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   cl_kernel kernel = NULL;
   char generic[256];
   int big = 0, composite = 0;
+  /* CLFFT_TWIDDLES=table: every stage reads its twiddles from the table
+   * (for comparing; see CLF_TW in kernels/fft.cl) */
+  const char *twenv = getenv ("CLFFT_TWIDDLES");
 
   lk->kernel = NULL;
   lk->nstages = ns;
@@ -403,9 +406,6 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
     composite |= lk->radices[i] == 9 || lk->radices[i] == 15;
     lk->codes |= (cl_ulong) clf_radix_code (lk->radices[i]) << (4 * i);
   }
-  /* CLFFT_TWIDDLES=table: every stage reads its twiddles from the table
-   * (for comparing; see CLF_TW in kernels/fft.cl) */
-  const char *twenv = getenv ("CLFFT_TWIDDLES");
   snprintf (generic, sizeof (generic), "%s%s%s%s%s%s%s",
       direct_io (ctx) ? "" : "-DCLF_NO_DIRECT_IO ", pad ? "-DCLF_LDS_PAD " : "",
       big ? "-DCLF_BIG_RADICES " : "",

@@ -635,6 +635,35 @@ push_level (Addr * a, cl_uint d0, cl_uint nb0)
   return 0;
 }
 
+/* Where a pass stands in a transform split into passes through scratch */
+typedef enum
+{
+  SPLIT_FIRST, SPLIT_MIDDLE, SPLIT_LAST
+} SplitStep;
+
+/* One pass of a split transform: the first reads the axis's input (with
+ * its input flags), the last writes its output (with its output flags,
+ * R2C limit and scaling); the others go from scratch to scratch. */
+static Axis
+split_pass (const Axis * ax, SplitStep step, size_t n, size_t batch,
+    Addr in, Addr out, int scratch)
+{
+  Axis p = *ax;
+  p.n = n;
+  p.batch = batch;
+  p.in = in;
+  p.out = out;
+  p.src = step == SPLIT_FIRST ? ax->src : scratch;
+  p.dst = step == SPLIT_LAST ? ax->dst : scratch;
+  p.flags = ax->flags & (step == SPLIT_FIRST ? IN_FLAGS :
+      step == SPLIT_LAST ? OUT_FLAGS : 0);
+  if (step != SPLIT_LAST) {
+    p.count = ALL_ELEMENTS;
+    p.scale = 1.0f;
+  }
+  return p;
+}
+
 /* n = n1 * n2: transforms of length n1 over stride n2 with the twiddle
  * w_n^(n2 k1) fused, then transforms of length n2, written transposed. */
 static ClfStatus
@@ -642,43 +671,34 @@ add_four_step (ClfPlan * plan, const Axis * ax, size_t n1, ClfError * err)
 {
   size_t n = ax->n, n2 = n / n1;
   int scratch = new_scratch (plan, n * ax->batch * sizeof (cl_float2), err);
-  Axis a = *ax, b = *ax;
+  Addr a_in = ax->in, b_out = ax->out;
+  Addr a_out = { 0, (cl_uint) n2, 1, (cl_uint) n, 0, (cl_uint) n2,
+    0xffffffffu
+  };
+  Axis a, b;
   ClfStatus st;
 
   if (scratch < 0)
     return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
 
   /* step 1: element n1' at (n1'*n2 + j2)*stride, transform (j2, batch) */
-  a.n = n1;
-  a.batch = ax->batch * n2;
-  a.in.stride = ax->in.stride * n2;
-  if (push_level (&a.in, ax->in.stride, n2) < 0)
+  a_in.stride = ax->in.stride * n2;
+  if (push_level (&a_in, ax->in.stride, n2) < 0)
     return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
         "layout too deep for a four-step transform of %zu", n);
-  a.out = (Addr) {
-  0, (cl_uint) n2, 1, (cl_uint) n, 0, (cl_uint) n2, 0xffffffffu};
-  a.src = ax->src;
-  a.dst = scratch;
-  a.flags = ax->flags & IN_FLAGS;
-  a.count = ALL_ELEMENTS;
-  a.scale = 1.0f;
+  a = split_pass (ax, SPLIT_FIRST, n1, ax->batch * n2, a_in, a_out, scratch);
   describe_append (plan, " fourstep(%zux%zu)", n1, n2);
   st = add_local_pass (plan, &a, 0, n, (cl_uint) n2, 1, 1, 1, err);
   if (st != CLF_OK)
     return st;
 
   /* step 2: rows k1 of the scratch, output index k1 + n1*k2 */
-  b.n = n2;
-  b.batch = ax->batch * n1;
-  b.in = addr_1level (0, 1, n2);
-  b.out.stride = ax->out.stride * n1;
-  if (push_level (&b.out, ax->out.stride, n1) < 0)
+  b_out.stride = ax->out.stride * n1;
+  if (push_level (&b_out, ax->out.stride, n1) < 0)
     return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
         "layout too deep for a four-step transform of %zu", n);
-  b.src = scratch;
-  b.dst = ax->dst;
-  b.flags = ax->flags & OUT_FLAGS;
-  b.count = ax->count;
+  b = split_pass (ax, SPLIT_LAST, n2, ax->batch * n1, addr_1level (0, 1, n2),
+      b_out, scratch);
   return add_local_pass (plan, &b, 0, 0, 0, 1, (cl_uint) n1, (cl_uint) n1,
       err);
 }
@@ -707,46 +727,35 @@ add_column_four_step (ClfPlan * plan, const Axis * ax, size_t n1,
 {
   size_t n = ax->n, n2 = n / n1, cols = ax->in.nb0;
   int scratch = new_scratch (plan, n * ax->batch * sizeof (cl_float2), err);
-  Axis a = *ax, b = *ax;
+  /* step 1: transform (col, n2, rest), element n1 at (n1*n2' + n2)*stride */
+  Addr a_in = { ax->in.off, (cl_uint) (ax->in.stride * n2), 1,
+    ax->in.stride, ax->in.d1, (cl_uint) cols, (cl_uint) n2
+  };
+  /* scratch: col + C*(n2 + N2*(k1 + N1*rest)) */
+  Addr a_out = { 0, (cl_uint) (cols * n2), 1, (cl_uint) cols,
+    (cl_uint) (cols * n), (cl_uint) cols, (cl_uint) n2
+  };
+  /* step 2: transform (col, k1, rest) over n2, output k1 + N1*k2 */
+  Addr b_in = { 0, (cl_uint) cols, 1, (cl_uint) (cols * n2),
+    (cl_uint) (cols * n), (cl_uint) cols, (cl_uint) n1
+  };
+  Addr b_out = { ax->out.off, (cl_uint) (ax->out.stride * n1), ax->out.d0,
+    ax->out.stride, ax->out.d1, (cl_uint) cols, (cl_uint) n1
+  };
+  Axis a, b;
   ClfStatus st;
 
   if (scratch < 0)
     return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
   describe_append (plan, " colfourstep(%zux%zu)", n1, n2);
 
-  /* step 1: transform (col, n2, rest), element n1 at (n1*n2' + n2)*stride */
-  a.n = n1;
-  a.batch = ax->batch * n2;
-  a.in = (Addr) {
-  ax->in.off, (cl_uint) (ax->in.stride * n2), 1, ax->in.stride, ax->in.d1,
-        (cl_uint) cols, (cl_uint) n2};
-  /* scratch: col + C*(n2 + N2*(k1 + N1*rest)) */
-  a.out = (Addr) {
-  0, (cl_uint) (cols * n2), 1, (cl_uint) cols, (cl_uint) (cols * n),
-        (cl_uint) cols, (cl_uint) n2};
-  a.src = ax->src;
-  a.dst = scratch;
-  a.flags = ax->flags & IN_FLAGS;
-  a.count = ALL_ELEMENTS;
-  a.scale = 1.0f;
+  a = split_pass (ax, SPLIT_FIRST, n1, ax->batch * n2, a_in, a_out, scratch);
   st = add_local_pass (plan, &a, 0, n, (cl_uint) n2, (cl_uint) cols, 1, 1,
       err);
   if (st != CLF_OK)
     return st;
 
-  /* step 2: transform (col, k1, rest) over n2, output k1 + N1*k2 */
-  b.n = n2;
-  b.batch = ax->batch * n1;
-  b.in = (Addr) {
-  0, (cl_uint) cols, 1, (cl_uint) (cols * n2), (cl_uint) (cols * n),
-        (cl_uint) cols, (cl_uint) n1};
-  b.out = (Addr) {
-  ax->out.off, (cl_uint) (ax->out.stride * n1), ax->out.d0,
-        ax->out.stride, ax->out.d1, (cl_uint) cols, (cl_uint) n1};
-  b.src = scratch;
-  b.dst = ax->dst;
-  b.flags = ax->flags & OUT_FLAGS;
-  b.count = ALL_ELEMENTS;
+  b = split_pass (ax, SPLIT_LAST, n2, ax->batch * n1, b_in, b_out, scratch);
   return add_local_pass (plan, &b, 0, 0, 0, 1, 1, 1, err);
 }
 
@@ -785,31 +794,13 @@ use_three_step (ClfPlan * plan, const Axis * ax, size_t lim, size_t f[3])
     return clf_three_step_split (ax->n, cols, f);
   if (clf_context_is_cpu (plan->ctx) || fits_local (plan, ax->n))
     return 0;
-  n1 = clf_four_step_split (ax->n, lim);
   /* CLFFT_THREE_STEP=0/1 overrides the choice (for comparing) */
-  if ((env && env[0] == '0') || (n1 && n1 <= cols && ax->n / n1 <= cols &&
-          !(env && env[0] == '1')))
+  if (env && env[0] == '0')
+    return 0;
+  n1 = clf_four_step_split (ax->n, lim);
+  if (n1 && n1 <= cols && ax->n / n1 <= cols && !(env && env[0] == '1'))
     return 0;
   return clf_three_step_split (ax->n, cols, f);
-}
-
-/* One pass of a split transform: no R2C limit and no scaling, which the
- * last pass takes from the whole axis */
-static Axis
-split_pass (const Axis * ax, size_t n, size_t batch, Addr in, Addr out,
-    int src, int dst, cl_uint flags)
-{
-  Axis p = *ax;
-  p.n = n;
-  p.batch = batch;
-  p.in = in;
-  p.out = out;
-  p.src = src;
-  p.dst = dst;
-  p.flags = flags;
-  p.count = ALL_ELEMENTS;
-  p.scale = 1.0f;
-  return p;
 }
 
 /* n = n1*n2*n3, element j1*n2*n3 + j2*n3 + j3. A: transforms over j1 for
@@ -846,22 +837,19 @@ add_three_step (ClfPlan * plan, const Axis * ax, const size_t f[3],
     return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
   describe_append (plan, " threestep(%zux%zux%zu)", n1, n2, n3);
 
-  a = split_pass (ax, n1, ax->batch * m, a_in, a_out, ax->src, scratch,
-      ax->flags & IN_FLAGS);
+  a = split_pass (ax, SPLIT_FIRST, n1, ax->batch * m, a_in, a_out, scratch);
   st = add_local_pass (plan, &a, 0, n, (cl_uint) m, 1, 1, 1, err);
   if (st != CLF_OK)
     return st;
 
-  b = split_pass (ax, n2, ax->batch * n1 * n3, b_io, b_io, scratch, scratch,
-      0);
+  b = split_pass (ax, SPLIT_MIDDLE, n2, ax->batch * n1 * n3, b_io, b_io,
+      scratch);
   st = add_local_pass (plan, &b, 0, m, (cl_uint) n3, 1, 1, 1, err);
   if (st != CLF_OK)
     return st;
 
-  c = split_pass (ax, n3, ax->batch * n1 * n2, c_in, c_out, scratch, ax->dst,
-      ax->flags & OUT_FLAGS);
-  c.count = ax->count;
-  c.scale = ax->scale;
+  c = split_pass (ax, SPLIT_LAST, n3, ax->batch * n1 * n2, c_in, c_out,
+      scratch);
   return add_local_pass (plan, &c, 0, 0, 0, 1, (cl_uint) (n1 * n2),
       (cl_uint) (n1 * n2), err);
 }

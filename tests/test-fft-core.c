@@ -330,24 +330,49 @@ test_2d (void)
   }
 }
 
+/* A forward C2C plan of nx x ny describes itself with part: a test hook
+ * really selected the path it is about to test. */
+static void
+check_plan_uses (size_t nx, size_t ny, const char *part)
+{
+  ClfPlanDesc d;
+  ClfError err = { 0, };
+  ClfPlan *plan;
+
+  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, nx, ny, 1);
+  plan = clf_plan_new (harness_context (), &d, &err);
+  CHECK (plan && strstr (clf_plan_describe (plan), part),
+      "%zux%zu: %s not used: %s", nx, ny, part,
+      plan ? clf_plan_describe (plan) : err.message);
+  clf_plan_free (plan);
+}
+
+/* Forward (batch 3), inverse (batch 1) and R2C (batch 2) transforms of
+ * each length, what naming the path under test */
+static void
+check_lengths (const char *what, const size_t * sizes, size_t count)
+{
+  char name[96];
+
+  for (size_t i = 0; i < count; i++) {
+    size_t n = sizes[i];
+    snprintf (name, sizeof (name), "%s c2c", what);
+    check_err (name, n, 1, run_simple (CLF_C2C, CLF_FORWARD, n, 0, 3));
+    snprintf (name, sizeof (name), "%s inverse", what);
+    check_err (name, n, 1, run_simple (CLF_C2C, CLF_INVERSE, n, 0, 1));
+    snprintf (name, sizeof (name), "%s r2c", what);
+    check_err (name, n, 1, run_simple (CLF_R2C, CLF_FORWARD, n, 0, 2));
+  }
+}
+
 /* the two-pass column layout GPUs use for long columns */
 static void
 test_2d_column_split (void)
 {
   static const size_t sizes[][2] = { {64, 48}, {30, 1080}, {1920, 1080} };
   clf_debug_force_column_split (1);
-  {
-    /* the hook really selects the split */
-    ClfPlanDesc d;
-    ClfError err = { 0, };
-    ClfPlan *plan;
-    clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 64, 48, 1);
-    plan = clf_plan_new (harness_context (), &d, &err);
-    CHECK (plan && strstr (clf_plan_describe (plan), "colfourstep"),
-        "column split not used: %s", plan ? clf_plan_describe (plan) :
-        err.message);
-    clf_plan_free (plan);
-  }
+  /* the hook really selects the split */
+  check_plan_uses (64, 48, "colfourstep");
   for (size_t i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++) {
     size_t nx = sizes[i][0], ny = sizes[i][1];
     check_err ("2d split c2c", nx, ny, run_simple (CLF_C2C, CLF_FORWARD, nx,
@@ -371,15 +396,8 @@ test_specialized_local (void)
   static const size_t sizes[] = { 32, 64, 128, 960, 1024, 4096 };
   setenv ("CLFFT_SPECIALIZE", "1", 1);
   setenv ("CLFFT_CPU_PATH", "0", 1);
-  for (size_t i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++) {
-    size_t n = sizes[i];
-    check_err ("specialised local c2c", n, 1, run_simple (CLF_C2C,
-            CLF_FORWARD, n, 0, 3));
-    check_err ("specialised local inverse", n, 1, run_simple (CLF_C2C,
-            CLF_INVERSE, n, 0, 1));
-    check_err ("specialised local r2c", n, 1, run_simple (CLF_R2C,
-            CLF_FORWARD, n, 0, 2));
-  }
+  check_lengths ("specialised local", sizes,
+      sizeof (sizes) / sizeof (sizes[0]));
   check_err ("specialised local 2d", 64, 48, run_simple (CLF_C2C,
           CLF_FORWARD, 64, 48, 1));
   unsetenv ("CLFFT_CPU_PATH");
@@ -392,26 +410,8 @@ test_three_step (void)
 {
   static const size_t sizes[] = { 64, 1000, 4096, 6720, 65536 };
   clf_debug_force_three_step (1);
-  {
-    ClfPlanDesc d;
-    ClfError err = { 0, };
-    ClfPlan *plan;
-    clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 1000, 0, 1);
-    plan = clf_plan_new (harness_context (), &d, &err);
-    CHECK (plan && strstr (clf_plan_describe (plan), "threestep(10x10x10)"),
-        "three-pass split not used: %s", plan ? clf_plan_describe (plan) :
-        err.message);
-    clf_plan_free (plan);
-  }
-  for (size_t i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++) {
-    size_t n = sizes[i];
-    check_err ("three-step c2c", n, 1, run_simple (CLF_C2C, CLF_FORWARD, n,
-            0, 3));
-    check_err ("three-step inverse", n, 1, run_simple (CLF_C2C, CLF_INVERSE,
-            n, 0, 1));
-    check_err ("three-step r2c", n, 1, run_simple (CLF_R2C, CLF_FORWARD, n,
-            0, 2));
-  }
+  check_plan_uses (1000, 0, "threestep(10x10x10)");
+  check_lengths ("three-step", sizes, sizeof (sizes) / sizeof (sizes[0]));
   clf_debug_force_three_step (0);
 }
 

@@ -378,6 +378,7 @@ clf_context_get_program_full (ClfContext * ctx, const char *name,
   const ClfEmbeddedKernel *k;
   CachedProgram *p;
   cl_program program = NULL;
+  const char *extra;
   char *options;
 
   for (k = clf_embedded_kernels; k->name; k++)
@@ -388,12 +389,18 @@ clf_context_get_program_full (ClfContext * ctx, const char *name,
         "no embedded kernel source named '%s'", name);
     return NULL;
   }
-  options = malloc (strlen (defines ? defines : "") + 32);
+  /* CLFFT_BUILD_OPTIONS: appended to every build (for tuning, such as
+   * NVIDIA's -cl-nv-maxrregcount=N) */
+  extra = getenv ("CLFFT_BUILD_OPTIONS");
+  if (!extra)
+    extra = "";
+  options = malloc (strlen (defines ? defines : "") + strlen (extra) + 32);
   if (!options) {
     clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
     return NULL;
   }
-  sprintf (options, "-cl-std=CL1.2 %s", defines ? defines : "");
+  sprintf (options, "-cl-std=CL1.2 %s%s%s", defines ? defines : "",
+      extra[0] ? " " : "", extra);
 
   /* Built under the lock so two elements starting together build once */
   pthread_mutex_lock (&ctx->lock);

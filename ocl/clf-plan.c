@@ -457,6 +457,10 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
     if (clGetKernelWorkGroupInfo (kernel, clf_context_get_device (ctx),
             CL_KERNEL_WORK_GROUP_SIZE, sizeof (kwg_fixed), &kwg_fixed,
             NULL) != CL_SUCCESS || kwg_fixed < lk->G * T) {
+      if (clf_trace_builds ())
+        fprintf (stderr, "clfft: fft_local %zu, %u values: the specialised "
+            "program allows %zu threads, needs %zu\n", n, values, kwg_fixed,
+            lk->G * T);
       clReleaseKernel (kernel);
       kernel = NULL;
       /* too many registers for that many threads (4095 with 16 values:
@@ -491,6 +495,10 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   lk->kernel = kernel;
   lk->T = T;
   lk->ls = ls;
+  if (clf_trace_builds ())
+    fprintf (stderr, "clfft: fft_local %zu: %s, %u values, %zu threads x "
+        "%zu transforms\n", n, kwg ? "generic" : "specialised", values, T,
+        lk->G);
   return CLF_OK;
 }
 

@@ -27,6 +27,8 @@ int clf_debug_should_fail_alloc (void);
 void clf_debug_count_transfer (int upload, size_t bytes);
 
 /* Program cache (clf-program-cache.c) */
+/* CLFFT_TRACE_BUILDS=1: programs built and kernel shapes chosen */
+int clf_trace_builds (void);
 cl_program clf_program_build_cached (cl_context context, cl_device_id device,
     const char *name, const char *source, const char *options,
     ClfError * err);

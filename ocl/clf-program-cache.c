@@ -220,18 +220,25 @@ build_log_error (ClfError * err, cl_program program, cl_device_id device,
 
 /* CLFFT_TRACE_BUILDS=1: one line per program on stderr, with the time it
  * took and the compiler's log, to see where a cold plan's time goes. */
-static void
-trace_build (cl_program program, cl_device_id device, const char *name,
-    const char *options, const char *how, struct timespec *t0)
+int
+clf_trace_builds (void)
 {
   static int trace = -1;
-  struct timespec t1;
-  char log[512] = "";
 
   if (trace < 0)
     trace = getenv ("CLFFT_TRACE_BUILDS")
         && atoi (getenv ("CLFFT_TRACE_BUILDS")) > 0;
-  if (!trace)
+  return trace;
+}
+
+static void
+trace_build (cl_program program, cl_device_id device, const char *name,
+    const char *options, const char *how, struct timespec *t0)
+{
+  struct timespec t1;
+  char log[4096] = "";
+
+  if (!clf_trace_builds ())
     return;
   clock_gettime (CLOCK_MONOTONIC, &t1);
   if (program && clGetProgramBuildInfo (program, device,

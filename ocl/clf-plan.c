@@ -246,23 +246,34 @@ clf_debug_round_work_groups (int on)
 }
 
 static size_t column_limit (ClfContext * ctx);
+static int local_radices (size_t n, unsigned *radices);
+static size_t local_threads (size_t n, const unsigned *radices, int nstages,
+    unsigned values);
 
 /* Values one fft_local thread holds per stage (CLF_VALUES in
  * kernels/fft.cl). On GPUs 16: twice the threads with half the registers
  * each ran the H100's batched 1080 23% faster, 3840x2160 15%, 2^24 7%,
- * 1024 and 4096 5%. Long columns (few to a work-group) keep 32: 1080-point
- * columns ran 25% slower with 16. PoCL keeps 32.
+ * 1024 and 4096 5%, the 1024-point columns of 2^20 10% and of
+ * 1024x1024 9%. Long columns (few to a work-group) whose stages would
+ * need more than twice the threads keep 32: 1080 = 8x9x15 (120 threads
+ * against 40) ran 25% slower with 16. PoCL keeps 32.
  * CLFFT_THREAD_VALUES=16/32 overrides (for comparing). */
 static unsigned
 thread_values (ClfContext * ctx, size_t n, cl_uint flags)
 {
   const char *env = getenv ("CLFFT_THREAD_VALUES");
+  unsigned radices[CLF_MAX_STAGES];
+  int ns;
+
   if (env && (atoi (env) == 16 || atoi (env) == 32))
     return (unsigned) atoi (env);
-  if (clf_context_is_cpu (ctx) ||
-      ((flags & LOAD_BFAST) && n > column_limit (ctx)))
+  if (clf_context_is_cpu (ctx))
     return 32;
-  return 16;
+  if (!(flags & LOAD_BFAST) || n <= column_limit (ctx))
+    return 16;
+  ns = local_radices (n, radices);
+  return ns > 0 && local_threads (n, radices, ns, 16) >
+      2 * local_threads (n, radices, ns, 32) ? 32 : 16;
 }
 
 /* Butterflies one thread computes per stage (BPT in kernels/fft.cl) */
@@ -768,13 +779,23 @@ add_column_four_step (ClfPlan * plan, const Axis * ax, size_t n1,
 }
 
 /* Longest transform of which eight fit a work-group's local memory as
- * columns (unpadded, odd stride), reading 64 bytes of every row. With
- * four (32 bytes) 2^20 as 1024x1024 ran 6% slower on the H100 than as
- * three passes of 128x128x64. */
+ * columns (unpadded, odd stride), reading 64 bytes of every row: the
+ * three-step's factors. */
 static size_t
 column_limit (ClfContext * ctx)
 {
   return clf_context_local_capacity (ctx) / 8 - 1;
+}
+
+/* Longest factor of a two-pass split: four columns to a work-group, 32
+ * bytes of every row. With 16 values per thread 2^19 as 512x1024 ran 23%
+ * faster on the H100 than as three passes, 2^20 as 1024x1024 7% (with 32
+ * values 2^20 ran 6% slower); 2^21 as 1024x2048, two columns of 2048 to
+ * a work-group, ran 1.9x slower. */
+static size_t
+four_step_limit (ClfContext * ctx)
+{
+  return clf_context_local_capacity (ctx) / 4 - 1;
 }
 
 static int force_three_step;
@@ -806,7 +827,8 @@ use_three_step (ClfPlan * plan, const Axis * ax, size_t lim, size_t f[3])
   if (env && env[0] == '0')
     return 0;
   n1 = clf_four_step_split (ax->n, lim);
-  if (n1 && n1 <= cols && ax->n / n1 <= cols && !(env && env[0] == '1'))
+  if (n1 && n1 <= four_step_limit (plan->ctx) &&
+      ax->n / n1 <= four_step_limit (plan->ctx) && !(env && env[0] == '1'))
     return 0;
   return clf_three_step_split (ax->n, cols, f);
 }

@@ -93,6 +93,8 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
 /* The log scale's FFT spans at least this many periods of min-frequency. */
 #define LOG_MIN_PERIODS 4
 #define LOG_MAX_NFFT (1u << 20)
+/* guints of the events and segments of a chunk of at most ev events */
+#define INDEX_SIZE(ev) (2 * (ev) + 3)
 
 enum
 {
@@ -218,7 +220,9 @@ struct _GstClfftSpectrumAudio
   guint m;
 
   /* FFT events (first frame of each window) and the segments of events
-   * between messages */
+   * between messages. offsets holds room for both: audio_run_chunk puts
+   * seg_first and its end after the nev events and uploads them at once
+   * (on PoCL each command costs about as much as a small kernel). */
   guint *offsets;
   guint nev, ev_cap;
   GArray *seg_first;            /* guint: 0, end of each closed segment */
@@ -229,7 +233,7 @@ struct _GstClfftSpectrumAudio
   gfloat *sum_mag, *sum_phase;  /* per segment, read back */
   guint sum_segs;               /* segments sum_* and the device sums hold */
 
-  cl_mem d_stream, d_offsets, d_seg, d_window, d_in, d_spec;
+  cl_mem d_stream, d_index, d_window, d_in, d_spec;
   cl_mem d_mag, d_phase, d_band_first, d_band_bin, d_band_weight, d_phase_bin;
   gsize d_stream_size, d_in_size, d_spec_size;
   cl_kernel k_window, k_accum;
@@ -241,8 +245,7 @@ static void
 audio_free (GstClfftSpectrumAudio * a)
 {
   guint i;
-  cl_mem mems[] = { a->d_stream, a->d_offsets, a->d_seg, a->d_window,
-    a->d_in, a->d_spec, a->d_mag, a->d_phase, a->d_band_first, a->d_band_bin,
+  cl_mem mems[] = { a->d_stream, a->d_index, a->d_window, a->d_in, a->d_spec, a->d_mag, a->d_phase, a->d_band_first, a->d_band_bin,
     a->d_band_weight, a->d_phase_bin
   };
 
@@ -426,7 +429,8 @@ audio_new (GstClfftSpectrum * self)
   a->stream_cap = (guint) MIN ((guint64) a->ev_cap * a->hop,
       (guint64) MAX (MAX_BATCH_FLOATS / a->nch, a->hop));
   a->stream_cap = MAX (a->stream_cap, 1);
-  a->offsets = g_new (guint, a->ev_cap);
+  /* events, then at most one segment per event plus two, and the end */
+  a->offsets = g_new (guint, INDEX_SIZE (a->ev_cap));
   a->seg_first = g_array_new (FALSE, FALSE, sizeof (guint));
   a->pending = g_array_new (FALSE, FALSE, sizeof (PendingMessage));
   /* An FFT the device cannot hold fails here, before the host tables:
@@ -601,6 +605,7 @@ audio_run_chunk (GstClfftSpectrumAudio * a, gint threshold, guint flags,
   gsize sums = (gsize) nseg * a->nch * a->bands;
   cl_uint nfft = a->nfft, nch = a->nch, nffts_arg = nffts, nbins = a->nbins;
   cl_uint nseg_arg = nseg, bands = a->bands, flags_arg = flags;
+  cl_uint nev = a->nev;
   cl_float inv_n2 = 1.0 / ((gdouble) a->nfft * a->nfft), thr = threshold;
   ClfPlan *plan;
   cl_int status = CL_SUCCESS;
@@ -616,10 +621,10 @@ audio_run_chunk (GstClfftSpectrumAudio * a, gint threshold, guint flags,
   if (!ensure_mem (a->ctx, &a->d_stream, &a->d_stream_size,
           stream_floats * sizeof (gfloat), CL_MEM_READ_ONLY, err))
     return FALSE;
-  if (!a->d_offsets) {
-    a->d_offsets = clf_context_alloc (a->ctx, CL_MEM_READ_ONLY,
-        a->ev_cap * sizeof (guint), err);
-    if (!a->d_offsets)
+  if (!a->d_index) {
+    a->d_index = clf_context_alloc (a->ctx, CL_MEM_READ_ONLY,
+        INDEX_SIZE (a->ev_cap) * sizeof (guint), err);
+    if (!a->d_index)
       return FALSE;
   }
   if (a->sum_segs < nseg) {
@@ -627,19 +632,15 @@ audio_run_chunk (GstClfftSpectrumAudio * a, gint threshold, guint flags,
     guint segs = MAX (nseg, MIN (a->ev_cap + 2, 16u));
     gsize floats = (gsize) segs * a->nch * a->bands;
 
-    if (a->d_seg)
-      clReleaseMemObject (a->d_seg);
     if (a->d_mag)
       clReleaseMemObject (a->d_mag);
     if (a->d_phase)
       clReleaseMemObject (a->d_phase);
-    a->d_seg = a->d_mag = a->d_phase = NULL;
+    a->d_mag = a->d_phase = NULL;
     a->sum_segs = 0;
     a->sum_mag = g_renew (gfloat, a->sum_mag, floats);
     a->sum_phase = g_renew (gfloat, a->sum_phase, floats);
-    if (!(a->d_seg = clf_context_alloc (a->ctx, CL_MEM_READ_ONLY,
-                (segs + 1) * sizeof (guint), err)) ||
-        !(a->d_mag = clf_context_alloc (a->ctx, CL_MEM_WRITE_ONLY,
+    if (!(a->d_mag = clf_context_alloc (a->ctx, CL_MEM_WRITE_ONLY,
                 floats * sizeof (gfloat), err)) ||
         !(a->d_phase = clf_context_alloc (a->ctx, CL_MEM_WRITE_ONLY,
                 floats * sizeof (gfloat), err)))
@@ -658,20 +659,18 @@ audio_run_chunk (GstClfftSpectrumAudio * a, gint threshold, guint flags,
     return FALSE;
 
   *what = "analysing the audio spectrum";
-  /* seg_first gets its closing entry only on the device copy */
+  /* the events, then seg_first with its closing entry, in one upload */
+  memcpy (a->offsets + a->nev, a->seg_first->data, nseg * sizeof (guint));
+  a->offsets[a->nev + nseg] = end;
   status |= clEnqueueWriteBuffer (q, a->d_stream, CL_FALSE, 0,
       stream_floats * sizeof (gfloat), a->stream, 0, NULL, NULL);
-  status |= clEnqueueWriteBuffer (q, a->d_offsets, CL_FALSE, 0,
-      a->nev * sizeof (guint), a->offsets, 0, NULL, NULL);
-  status |= clEnqueueWriteBuffer (q, a->d_seg, CL_FALSE, 0,
-      nseg * sizeof (guint), a->seg_first->data, 0, NULL, NULL);
-  status |= clEnqueueWriteBuffer (q, a->d_seg, CL_FALSE,
-      nseg * sizeof (guint), sizeof (guint), &end, 0, NULL, NULL);
+  status |= clEnqueueWriteBuffer (q, a->d_index, CL_FALSE, 0,
+      (a->nev + nseg + 1) * sizeof (guint), a->offsets, 0, NULL, NULL);
   if (status != CL_SUCCESS)
     goto cl_error;
 
   SET_ARG (a->k_window, 0, a->d_stream);
-  SET_ARG (a->k_window, 1, a->d_offsets);
+  SET_ARG (a->k_window, 1, a->d_index);
   SET_ARG (a->k_window, 2, a->d_window);
   SET_ARG (a->k_window, 3, a->d_in);
   SET_ARG (a->k_window, 4, nfft);
@@ -693,7 +692,7 @@ audio_run_chunk (GstClfftSpectrumAudio * a, gint threshold, guint flags,
 
   SET_ARG (a->k_accum, 0, a->d_spec);
   SET_ARG (a->k_accum, 1, nbins);
-  SET_ARG (a->k_accum, 2, a->d_seg);
+  SET_ARG (a->k_accum, 2, a->d_index);
   SET_ARG (a->k_accum, 3, nseg_arg);
   SET_ARG (a->k_accum, 4, nch);
   SET_ARG (a->k_accum, 5, bands);
@@ -706,6 +705,7 @@ audio_run_chunk (GstClfftSpectrumAudio * a, gint threshold, guint flags,
   SET_ARG (a->k_accum, 12, flags_arg);
   SET_ARG (a->k_accum, 13, a->d_mag);
   SET_ARG (a->k_accum, 14, a->d_phase);
+  SET_ARG (a->k_accum, 15, nev);
   if (status != CL_SUCCESS)
     goto cl_error;
   gs[0] = bands;

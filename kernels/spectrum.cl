@@ -39,17 +39,19 @@ spectrum_window (__global const float *stream, __global const uint *offsets,
  * of weight 1 per band, the log scale spreads bins over bands.
  * phase_bin[b] is the bin whose phase the band reports.
  *
- * spec: [events * channels][nbins] float2, seg_first: [nseg + 1],
+ * spec: [events * channels][nbins] float2, seg_first: [nseg + 1] from
+ * index[seg_at] (after the events' offsets, uploaded with them),
  * sums: [nseg * channels][bands]. flags: 1 = magnitude, 2 = phase. */
 __kernel void
 spectrum_accumulate (__global const float2 *spec, const uint nbins,
-    __global const uint *seg_first, const uint nseg, const uint channels,
+    __global const uint *index, const uint nseg, const uint channels,
     const uint bands, __global const uint *band_first,
     __global const uint *band_bin, __global const float *band_weight,
     __global const uint *phase_bin, const float inv_n2,
     const float threshold, const uint flags, __global float *mag_sum,
-    __global float *phase_sum)
+    __global float *phase_sum, const uint seg_at)
 {
+  __global const uint *seg_first = index + seg_at;
   const uint b = get_global_id (0);
   const uint sc = get_global_id (1);
 
@@ -71,8 +73,13 @@ spectrum_accumulate (__global const float2 *spec, const uint nbins,
         const float2 v = x[band_bin[t]];
         power = mad (band_weight[t], v.x * v.x + v.y * v.y, power);
       }
-      /* log10 (0) = -inf, clamped like any level below the threshold */
-      float db = 10.0f * log10 (power * inv_n2);
+      /* 10 log10 (2) native_log2 (x) where x is a normal float: PoCL's
+       * log10 took as long as the FFT, and the last bits the native form
+       * may lose are far below 0.01 dB. log10 (0) = -inf, clamped like
+       * any level below the threshold. */
+      const float lin = power * inv_n2;
+      float db = lin >= FLT_MIN ? 3.01029995664f * native_log2 (lin) :
+          10.0f * log10 (lin);
       m += db < threshold ? threshold : db;
     }
     if (flags & 2) {

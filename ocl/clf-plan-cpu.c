@@ -58,8 +58,8 @@ clf_plan_cpu_enabled (ClfContext * ctx)
  * products done in registers (composites up to 64 points: fewer passes
  * over memory; 4096 = 64x64 runs 20% faster than 16x16x16). */
 static const unsigned cpu_radix_set[] = { 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
-  12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 25, 27, 28, 29, 30, 31,
-  32, 35, 36, 40, 42, 45, 48, 49, 50, 54, 56, 60, 63, 64
+  12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30,
+  31, 32, 33, 35, 36, 40, 42, 45, 48, 49, 50, 54, 56, 60, 62, 63, 64
 };
 
 #define NRADICES (sizeof (cpu_radix_set) / sizeof (cpu_radix_set[0]))

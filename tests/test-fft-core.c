@@ -525,6 +525,21 @@ test_round_trip (void)
   }
 }
 
+/* The CPU path's composites of 11 and 31 (22, 33, 62: 2046, clfftspectrum's
+ * length at bands=1024, in two passes instead of three), forced on any
+ * device. */
+static void
+test_cpu_path_composites (void)
+{
+  static const size_t sizes[] = { 726, 1364, 2046 };
+  setenv ("CLFFT_CPU_PATH", "1", 1);
+  check_plan_uses (726, 0, "cput(726:22x33)");
+  check_plan_uses (1364, 0, "cput(1364:22x62)");
+  check_plan_uses (2046, 0, "cput(2046:33x62)");
+  check_lengths ("cpu composites", sizes, sizeof (sizes) / sizeof (sizes[0]));
+  unsetenv ("CLFFT_CPU_PATH");
+}
+
 /* The CPU path (ocl/clf-plan-cpu.c, on PoCL by default, forced here on
  * any device) in small chunks, so that chunk edges, partial last chunks
  * and the column rest launches all run, in both orders of the rows. */
@@ -663,6 +678,7 @@ main (int argc, char **argv)
   harness_run ("strided and batched", test_strided_batched);
   harness_run ("in place", test_in_place);
   harness_run ("round trip", test_round_trip);
+  harness_run ("CPU path composites of 11 and 31", test_cpu_path_composites);
   harness_run ("CPU path in chunks", test_cpu_path_chunks);
   return harness_finish ();
 }

@@ -245,7 +245,8 @@ static void
 audio_free (GstClfftSpectrumAudio * a)
 {
   guint i;
-  cl_mem mems[] = { a->d_stream, a->d_index, a->d_window, a->d_in, a->d_spec, a->d_mag, a->d_phase, a->d_band_first, a->d_band_bin,
+  cl_mem mems[] = { a->d_stream, a->d_index, a->d_window, a->d_in,
+    a->d_spec, a->d_mag, a->d_phase, a->d_band_first, a->d_band_bin,
     a->d_band_weight, a->d_phase_bin
   };
 

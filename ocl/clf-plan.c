@@ -401,6 +401,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   int ns = local_radices (n, lk->radices);
   size_t T = local_threads (n, lk->radices, ns, values), T_min = T;
   size_t maxwg = clf_context_max_work_group (ctx), kwg = 0;
+  const char *form = "specialised";
   size_t ls = local_stride (pad, n);
   cl_kernel kernel = NULL;
   char generic[256];
@@ -489,6 +490,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   }
   if (!kernel) {
     /* the generic program, with as many threads as it allows */
+    form = "generic";
     kernel = clf_context_create_kernel_full (ctx, "fft", generic, name, err);
     if (!kernel)
       return err ? err->code : CLF_ERROR_BUILD;
@@ -514,8 +516,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   lk->ls = ls;
   if (clf_trace_builds ())
     fprintf (stderr, "clfft: fft_local %zu: %s, %u values, %zu threads x "
-        "%zu transforms\n", n, kwg ? "generic" : "specialised", values, T,
-        lk->G);
+        "%zu transforms\n", n, form, values, T, lk->G);
   return CLF_OK;
 }
 

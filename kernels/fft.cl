@@ -15,12 +15,22 @@ typedef uint8 clf_addr;
 #define CLF_IN_REAL        (1u << 5)        /* input is real floats */
 #define CLF_IN_HERMITIAN   (1u << 6)        /* input is a half spectrum */
 #define CLF_OUT_REAL       (1u << 7)        /* store the real part only */
+#define CLF_BLOCK_IO       (1u << 8)        /* a group's transforms as one span */
 
 inline uint
 clf_batch_offset (clf_addr a, uint b)
 {
   uint q = b / a.s5;
   return (b - q * a.s5) * a.s2 + (q % a.s6) * a.s3 + (q / a.s6) * a.s4;
+}
+
+/* Start of transform b0 + gi, given base0, the start of b0: a single
+ * batch level (s5 = ~0) puts the transforms s2 apart. */
+inline uint
+clf_group_offset (clf_addr a, uint base0, uint b0, uint gi)
+{
+  return a.s5 == 0xffffffffu ? base0 + gi * a.s2 :
+      a.s0 + clf_batch_offset (a, b0 + gi);
 }
 
 inline float2
@@ -277,13 +287,13 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
 /* Gather of butterfly j: inputs x[j + r*N/R], times w_{Ns*R}^{r*k}, where
  * w_{Ns*R}^{m} = tw[m * N/(Ns*R)] from a forward table of N entries. The
  * first stage (Ns = 1, no twiddles) reads straight from global memory
- * through the kernel's CLF_DIRECT_LOAD (i) when CLF_DIRECT_IO is on. */
+ * through the kernel's CLF_DIRECT_LOAD (i) when its direct_load is set. */
 #define STAGE_LOAD(R, v, j)                                             \
   {                                                                     \
     uint k_ = (j) % Ns;                                                 \
     uint step_ = N / (Ns * R);                                          \
     for (uint r = 0; r < R; r++) {                                      \
-      if (s == 0 && CLF_DIRECT_IO) {                                    \
+      if (s == 0 && direct_load) {                                      \
         v[r] = CLF_DIRECT_LOAD ((j) + r * (N / R));                     \
       } else {                                                          \
         float2 x_ = x[LX ((j) + r * (N / R))];                          \
@@ -379,7 +389,7 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
 
 /* All stages of one transform per group of T threads on x (local memory),
  * result in natural order in x. Uses the kernel's N, nstages, codes, T,
- * t, live, tw, x and direct-IO hooks. */
+ * t, live, tw, x and direct-IO hooks (direct_load, direct_store). */
 #define CLF_RUN_STAGES()                                                \
   {                                                                     \
     uint Ns = 1;                                                        \
@@ -516,9 +526,15 @@ fft_local (__global const float2 * src, __global float2 * dst,
   const uint in_base = live ? in.s0 + clf_batch_offset (in, b) : 0;
   const uint out_base = live ? out.s0 + clf_batch_offset (out, b) : 0;
   const uint first_out = b % store_mod, n2 = (b / post_div) % post_mod;
-  /* a conditional, not &&: clang warns of && with a constant operand */
-  const int direct_store = CLF_DIRECT_IO ?
-      ((flags & CLF_STORE_BFAST) != 0) == bfast : 0;
+  /* CLF_BLOCK_IO: the group's transforms are one span of memory, read
+   * and written through local memory at consecutive addresses. Direct
+   * I/O would have each thread of a short transform (N = 8: one thread)
+   * read its own elements, a warp 32 lines per instruction. (Conditionals,
+   * not &&: clang warns of && with a constant operand.) */
+  const int block_io = (flags & CLF_BLOCK_IO) != 0;
+  const int direct_load = CLF_DIRECT_IO ? !block_io : 0;
+  const int direct_store = !CLF_DIRECT_IO ? 0 : block_io ? 0 :
+      ((flags & CLF_STORE_BFAST) != 0) == bfast;
   /* when the result goes out from local memory, the other walk; decided
    * here, before the barriers: PoCL 3.1 mis-evaluated a bounds test
    * computed after them (stores past the end of the output) */
@@ -536,7 +552,17 @@ fft_local (__global const float2 * src, __global float2 * dst,
     return;
   }
 
-  if (!CLF_DIRECT_IO) {
+  if (block_io) {
+    /* element j of the group's transform gi at i = gi * N + j */
+    const uint base0 = in.s0 + clf_batch_offset (in, b0);
+    for (uint i = lid; i < G * N; i += G * T) {
+      uint gi = i / N, j = i - gi * N;
+      if (b0 + gi < batch)
+        buf[gi * LS + LX (j)] = clf_load (src, srcr, in, flags, N,
+            clf_group_offset (in, base0, b0, gi), j);
+    }
+    barrier (CLK_LOCAL_MEM_FENCE);
+  } else if (!direct_load) {
     /* fill local memory first; the stages then all read from it */
     if (live)
       for (uint j = t; j < N; j += T)
@@ -548,7 +574,19 @@ fft_local (__global const float2 * src, __global float2 * dst,
 
   /* the last stage left the result in local memory: write it out with
    * the other walk (threads over transforms, or over elements) */
-  if (!direct_store) {
+  if (block_io) {
+    const uint base0 = out.s0 + clf_batch_offset (out, b0);
+    for (uint i = lid; i < G * N; i += G * T) {
+      uint gi = i / N, j = i - gi * N, ob = b0 + gi;
+      /* no divisions per element where they cannot matter */
+      uint first = store_mod > 1 ? ob % store_mod : 0;
+      uint on2 = (flags & CLF_POST_TWIDDLE) ? (ob / post_div) % post_mod : 0;
+      if (ob < batch)
+        clf_store (dst, dstr, flags, clf_group_offset (out, base0, b0, gi),
+            out.s1, j, first, store_step, count, buf[gi * LS + LX (j)],
+            scale, post_tw, post_shift, on2);
+    }
+  } else if (!direct_store) {
     uint base = out.s0 + clf_batch_offset (out, sb);
     uint first = sb % store_mod, sn2 = (sb / post_div) % post_mod;
     uint jend = store_live ? N : 0;
@@ -602,6 +640,7 @@ fft_convolve_line (__global uchar * raw, __global float2 * lines,
   const int direct_store = 0;
   const uint LS = LX (N) | 1u;
   __local float2 *x = buf + g * LS;
+  const int direct_load = 0;
 
   for (uint j = t; j < N; j += T)
     x[LX (j)] = live ? clf_line_load (raw, lines, chan, geo, b, j) :

@@ -14,6 +14,7 @@
 #define IN_REAL        (1u << 5)
 #define IN_HERMITIAN   (1u << 6)
 #define OUT_REAL       (1u << 7)
+#define BLOCK_IO       (1u << 8)
 #define IN_FLAGS  (CONJ_IN | IN_REAL | IN_HERMITIAN)
 #define OUT_FLAGS (CONJ_OUT | OUT_REAL)
 
@@ -58,6 +59,7 @@ typedef struct
   int nstages;
   unsigned radices[CLF_MAX_STAGES];
   cl_ulong codes;               /* 4 bits per stage, as fft.cl reads them */
+  cl_uint flags;                /* as built: BLOCK_IO kept only where it pays */
 } ClfLocalKernel;
 
 ClfStatus clf_local_kernel_new (ClfContext * ctx, size_t n, size_t batch,

@@ -250,6 +250,21 @@ static int local_radices (size_t n, unsigned *radices);
 static size_t local_threads (size_t n, const unsigned *radices, int nstages,
     unsigned values);
 
+/* Whether a group of short transforms should be read and written as one
+ * span (BLOCK_IO, CLF_BLOCK_IO in kernels/fft.cl) rather than by each
+ * transform's T threads: below 8 threads (64 bytes) per transform a
+ * warp's direct reads fall on as many lines as it has transforms.
+ * CLFFT_BLOCK_IO=0/1 overrides (for comparing, and to test the form on
+ * CPU devices). */
+static int
+block_io_pays (ClfContext * ctx, size_t T)
+{
+  const char *env = getenv ("CLFFT_BLOCK_IO");
+  if (env && env[0])
+    return env[0] != '0';
+  return direct_io (ctx) && T < 8;
+}
+
 /* Values one fft_local thread holds per stage (CLF_VALUES in
  * kernels/fft.cl). On GPUs 16: twice the threads with half the registers
  * each ran the H100's batched 1080 23% faster, 3840x2160 15%, 2^24 7%,
@@ -458,6 +473,9 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
     T = widen_threads (ctx, n, batch, lk->radices, ns, T, maxwg);
   }
   lk->G = transforms_per_group (ctx, batch, T, ls, maxwg);
+  if ((flags & BLOCK_IO) && !block_io_pays (ctx, T))
+    flags &= ~BLOCK_IO;
+  lk->flags = flags;
 
   if (specialize (ctx)) {
     /* a program for this length: constants instead of run-time values.
@@ -562,6 +580,10 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
     flags |= STORE_BFAST;
   if (post_n)
     flags |= POST_TWIDDLE;
+  /* contiguous transforms may be read and written as one span */
+  if (!load_bfast && !(flags & STORE_BFAST) && ax->in.stride == 1 &&
+      ax->out.stride == 1)
+    flags |= BLOCK_IO;
 
   st = clf_local_kernel_new (plan->ctx, ax->n, ax->batch, flags, pad, NULL,
       "fft_local", &lk, err);
@@ -572,6 +594,7 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
   ls = lk.ls;
   ns = lk.nstages;
   codes = lk.codes;
+  flags = lk.flags;
   if (!(p = next_pass (plan, err))) {
     clReleaseKernel (lk.kernel);
     return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
@@ -635,7 +658,7 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
   describe_append (plan, " local(%zu:", ax->n);
   for (int i = 0; i < ns; i++)
     describe_append (plan, "%s%u", i ? "x" : "", lk.radices[i]);
-  describe_append (plan, ")");
+  describe_append (plan, (flags & BLOCK_IO) ? ",block)" : ")");
   return CLF_OK;
 }
 

@@ -404,6 +404,38 @@ test_specialized_local (void)
   unsetenv ("CLFFT_SPECIALIZE");
 }
 
+/* fft_local reading and writing a group of short transforms as one span,
+ * as GPUs do below 8 threads per transform (CLFFT_BLOCK_IO=1 forces it
+ * wherever the layout is contiguous) */
+static void
+test_block_io (void)
+{
+  static const size_t sizes[] = { 2, 8, 16, 30, 64, 1000 };
+  ClfPlanDesc d;
+
+  setenv ("CLFFT_SPECIALIZE", "1", 1);
+  setenv ("CLFFT_CPU_PATH", "0", 1);
+  setenv ("CLFFT_BLOCK_IO", "1", 1);
+  check_plan_uses (16, 0, "local(16:16,block)");
+  check_lengths ("block io", sizes, sizeof (sizes) / sizeof (sizes[0]));
+  /* full work-groups of many transforms */
+  check_err ("block io batch 4096", 8, 1, run_simple (CLF_C2C, CLF_FORWARD,
+          8, 0, 4096));
+  check_err ("block io 2d", 64, 48, run_simple (CLF_C2C, CLF_INVERSE, 64,
+          48, 2));
+  /* rows in two batch levels, so not evenly spaced, and a work-group's
+   * rows (8 of 16 points) span frames of 3 */
+  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 16, 3, 8);
+  d.in.stride[1] = 18;
+  d.in.dist = 18 * 3 + 2;
+  d.out.stride[1] = 17;
+  d.out.dist = 17 * 3 + 4;
+  check_err ("block io 2d padded batch", 16, 3, run_case (&d, 0, 0));
+  unsetenv ("CLFFT_BLOCK_IO");
+  unsetenv ("CLFFT_CPU_PATH");
+  unsetenv ("CLFFT_SPECIALIZE");
+}
+
 /* the three-pass split GPUs use for lengths too long for two passes */
 static void
 test_three_step (void)
@@ -666,6 +698,7 @@ main (int argc, char **argv)
   harness_context ();
   harness_run ("errors", test_errors);
   harness_run ("specialised fft_local", test_specialized_local);
+  harness_run ("fft_local block I/O", test_block_io);
   harness_run ("three-pass split", test_three_step);
   harness_run ("every length 1..1024", test_every_length_to_1024);
   harness_run ("real every length 1..256", test_real_every_length_to_256);

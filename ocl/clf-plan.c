@@ -390,43 +390,13 @@ fits_local (ClfPlan * plan, size_t n)
   return clf_fits_local (plan->ctx, n);
 }
 
-/* Whether ax can run as one fft_local pass whose stages pass their
- * values through local memory one component at a time (PLANAR): on GPUs,
- * lengths whose float2 values do not fit local memory but one float per
- * point does (8192 and 6720 with 48 KiB, which otherwise take two passes
- * over global memory), read and written directly, so rows rather than
- * columns. CLFFT_PLANAR=0 turns it off; =1 uses it for every length of
- * such a layout that fits (to test the form on CPU devices, with
- * CLFFT_DIRECT_IO=1). */
-static int
-fits_planar (ClfPlan * plan, const Axis * ax)
-{
-  ClfContext *ctx = plan->ctx;
-  const char *env = getenv ("CLFFT_PLANAR");
-  unsigned radices[CLF_MAX_STAGES];
-  int ns;
-
-  if (env && env[0] == '0')
-    return 0;
-  if (!direct_io (ctx) || ax->in.stride != 1 || ax->out.stride != 1)
-    return 0;
-  if (!(env && env[0] == '1') && clf_fits_local (ctx, ax->n))
-    return 0;
-  ns = local_radices (ax->n, radices);
-  return ns > 0 && local_stride (lds_pad (ctx), ax->n) <=
-      2 * clf_context_local_capacity (ctx) &&
-      local_threads (ax->n, radices, ns, 32) <=
-      clf_context_max_work_group (ctx);
-}
-
 /* Transforms one work-group runs: several small ones keep the device
- * busy, within local memory (capacity transforms ls apart) and the
- * work-group size. */
+ * busy, within local memory and the work-group size. */
 static size_t
-transforms_per_group (size_t capacity, ClfContext * ctx, size_t batch,
-    size_t T, size_t ls, size_t maxwg)
+transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
+    size_t maxwg)
 {
-  size_t G = 1;
+  size_t capacity = clf_context_local_capacity (ctx), G = 1;
 
   while (G * 2 <= batch && G * 2 * ls <= capacity
       && G * 2 * T <= maxwg && G * 2 * T <= group_threads ())
@@ -450,9 +420,6 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   size_t maxwg = clf_context_max_work_group (ctx), kwg = 0;
   const char *form = "specialised";
   size_t ls = local_stride (pad, n);
-  /* planar exchange: one float per point in local memory */
-  size_t capacity = clf_context_local_capacity (ctx) *
-      ((flags & PLANAR) ? 2 : 1);
   cl_kernel kernel = NULL;
   char generic[256];
   int big = 0, composite = 0, products = 0;
@@ -470,9 +437,8 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
         lk->radices[i] == 16;
     lk->codes |= (cl_ulong) clf_radix_code (lk->radices[i]) << (4 * i);
   }
-  snprintf (generic, sizeof (generic), "%s%s%s%s%s%s%s%s",
+  snprintf (generic, sizeof (generic), "%s%s%s%s%s%s%s",
       direct_io (ctx) ? "" : "-DCLF_NO_DIRECT_IO ", pad ? "-DCLF_LDS_PAD " : "",
-      (flags & PLANAR) ? "-DCLF_PLANAR_EXCHANGE " : "",
       big ? "-DCLF_BIG_RADICES " : "",
       composite ? "-DCLF_COMPOSITE_RADICES " : "",
       values != 32 ? "-DCLF_VALUES=16 " : "",
@@ -508,8 +474,8 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   } else {
     T = widen_threads (ctx, n, batch, lk->radices, ns, T, maxwg);
   }
-  lk->G = transforms_per_group (capacity, ctx, batch, T, ls, maxwg);
-  if ((flags & BLOCK_IO) && ((flags & PLANAR) || !block_io_pays (ctx, T)))
+  lk->G = transforms_per_group (ctx, batch, T, ls, maxwg);
+  if ((flags & BLOCK_IO) && !block_io_pays (ctx, T))
     flags &= ~BLOCK_IO;
   lk->flags = flags;
 
@@ -563,7 +529,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
           "length %zu needs %zu threads per work-group, the kernel allows "
           "%zu on this device", n, T, maxwg);
     }
-    lk->G = transforms_per_group (capacity, ctx, batch, T, ls, maxwg);
+    lk->G = transforms_per_group (ctx, batch, T, ls, maxwg);
   }
   lk->kernel = kernel;
   lk->T = T;
@@ -618,7 +584,7 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
     flags |= POST_TWIDDLE;
   /* contiguous transforms may be read and written as one span */
   if (!load_bfast && !(flags & STORE_BFAST) && ax->in.stride == 1 &&
-      ax->out.stride == 1 && !(flags & PLANAR))
+      ax->out.stride == 1)
     flags |= BLOCK_IO;
 
   st = clf_local_kernel_new (plan->ctx, ax->n, ax->batch, flags, pad, NULL,
@@ -682,10 +648,8 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
     e |= SET_ARG (p->kernel, 10, store_step);
     e |= SET_ARG (p->kernel, 11, scale);
     e |= SET_ARG (p->kernel, 13, post_div);
-    /* transforms sit at an odd stride in local memory, in floats when
-     * planar */
-    e |= clSetKernelArg (p->kernel, 12, G * ls * ((flags & PLANAR) ?
-            sizeof (cl_float) : sizeof (cl_float2)), NULL);
+    /* transforms sit at an odd stride in local memory */
+    e |= clSetKernelArg (p->kernel, 12, G * ls * sizeof (cl_float2), NULL);
     if (e != CL_SUCCESS)
       return clf_set_cl_error (err, e, "clSetKernelArg (fft_local)");
   }
@@ -696,8 +660,7 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
   describe_append (plan, " local(%zu:", ax->n);
   for (int i = 0; i < ns; i++)
     describe_append (plan, "%s%u", i ? "x" : "", lk.radices[i]);
-  describe_append (plan, (flags & BLOCK_IO) ? ",block)" :
-      (flags & PLANAR) ? ",planar)" : ")");
+  describe_append (plan, (flags & BLOCK_IO) ? ",block)" : ")");
   return CLF_OK;
 }
 
@@ -1117,8 +1080,6 @@ add_axis (ClfPlan * plan, const Axis * ax_in, ClfError * err)
   if (clf_plan_cpu_add_axis (plan, &ax, &st, err))
     return st;
 
-  if (fits_planar (plan, &ax))
-    return add_local_pass (plan, &ax, PLANAR, 0, 0, 1, 1, 1, err);
   if (fits_local (plan, ax.n))
     return add_local_pass (plan, &ax, 0, 0, 0, 1, 1, 1, err);
 

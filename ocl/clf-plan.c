@@ -143,8 +143,23 @@ group_threads (void)
   return v >= 1 && v <= 4096 ? (size_t) v : 256;
 }
 
-/* Threads a pass should offer a GPU to keep it busy: about half of what
- * its compute units hold at once (CLFFT_MIN_THREADS overrides; 0: off). */
+/* The same for groups read and written as one span (BLOCK_IO): 32-point
+ * transforms on the H100 ran 131 us with 256 threads (128 transforms a
+ * group), 120 with 64. CLFFT_BLOCK_GROUP_THREADS overrides. */
+static size_t
+block_group_threads (void)
+{
+  const char *env = getenv ("CLFFT_BLOCK_GROUP_THREADS");
+  long v = env ? strtol (env, NULL, 10) : 0;
+  return v >= 1 && v <= 4096 ? (size_t) v : 64;
+}
+
+/* Threads a pass should offer a GPU to keep it busy: 512 per compute
+ * unit, a quarter of what an H100's hold at once. With 1024 a 1920x1080
+ * frame's rows (1080 x 120 threads) were widened to 240 threads and the
+ * frame took 56 us on the H100 against 44 unwidened (16 values per
+ * thread since the fifth session halved the work per thread).
+ * CLFFT_MIN_THREADS overrides (0: off). */
 static size_t
 min_threads (ClfContext * ctx)
 {
@@ -157,7 +172,7 @@ min_threads (ClfContext * ctx)
           CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (units), &units,
           NULL) != CL_SUCCESS)
     return 0;
-  return (size_t) units * 1024;
+  return (size_t) units * 512;
 }
 
 /* More threads per transform than the stages need when there are too few
@@ -394,12 +409,13 @@ fits_local (ClfPlan * plan, size_t n)
  * busy, within local memory and the work-group size. */
 static size_t
 transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
-    size_t maxwg)
+    size_t maxwg, cl_uint flags)
 {
   size_t capacity = clf_context_local_capacity (ctx), G = 1;
+  size_t aim = (flags & BLOCK_IO) ? block_group_threads () : group_threads ();
 
   while (G * 2 <= batch && G * 2 * ls <= capacity
-      && G * 2 * T <= maxwg && G * 2 * T <= group_threads ())
+      && G * 2 * T <= maxwg && G * 2 * T <= aim)
     G *= 2;
   /* PoCL 3.1 mis-evaluates the kernel's "transform exists" tests after
    * its barriers and writes past the output for the missing transforms of
@@ -474,10 +490,10 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   } else {
     T = widen_threads (ctx, n, batch, lk->radices, ns, T, maxwg);
   }
-  lk->G = transforms_per_group (ctx, batch, T, ls, maxwg);
   if ((flags & BLOCK_IO) && !block_io_pays (ctx, T))
     flags &= ~BLOCK_IO;
   lk->flags = flags;
+  lk->G = transforms_per_group (ctx, batch, T, ls, maxwg, flags);
 
   if (specialize (ctx)) {
     /* a program for this length: constants instead of run-time values.
@@ -529,7 +545,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
           "length %zu needs %zu threads per work-group, the kernel allows "
           "%zu on this device", n, T, maxwg);
     }
-    lk->G = transforms_per_group (ctx, batch, T, ls, maxwg);
+    lk->G = transforms_per_group (ctx, batch, T, ls, maxwg, flags);
   }
   lk->kernel = kernel;
   lk->T = T;

@@ -154,11 +154,13 @@ block_group_threads (void)
   return v >= 1 && v <= 4096 ? (size_t) v : 64;
 }
 
-/* Threads a pass should offer a GPU to keep it busy: 512 per compute
- * unit, a quarter of what an H100's hold at once. With 1024 a 1920x1080
- * frame's rows (1080 x 120 threads) were widened to 240 threads and the
- * frame took 56 us on the H100 against 44 unwidened (16 values per
- * thread since the fifth session halved the work per thread).
+/* Threads a pass should offer a GPU to keep it busy: 128 per compute
+ * unit. Widening pays for a handful of transforms (on the H100 1000 x16
+ * took 12.4 us widened, 14.6-16.2 not; 1024 x8 13.0 against 14.5) but
+ * not for a frame's rows and columns, which 16 values per thread already
+ * spread over 20000 threads or more: with 1024 per unit a 1920x1080 frame
+ * took 56 us against 44 unwidened, and with 512 a 960x540 R2C frame 24.7
+ * against 21.1, 1920x1080 R2C 39.5 against 34.5.
  * CLFFT_MIN_THREADS overrides (0: off). */
 static size_t
 min_threads (ClfContext * ctx)
@@ -172,7 +174,7 @@ min_threads (ClfContext * ctx)
           CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (units), &units,
           NULL) != CL_SUCCESS)
     return 0;
-  return (size_t) units * 512;
+  return (size_t) units * 128;
 }
 
 /* More threads per transform than the stages need when there are too few

@@ -97,6 +97,12 @@ gst-launch-1.0 -q audiotestsrc wave=white-noise samplesperbuffer=4800 num-buffer
 asrc="filesrc location=$tmp/noise.raw blocksize=38400 num-buffers=@N@ ! queue max-size-buffers=8 ! rawaudioparse format=pcm pcm-format=f32le sample-rate=48000 num-channels=2"
 row "spectrum bands=1024 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "spectrum bands=1024 ! fakesink"
 row "clfftspectrum bands=1024 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "clfftspectrum bands=1024 ! fakesink"
+# on PoCL, also through its single-threaded basic driver, which runs each
+# command in the calling thread (README, "Choosing the device")
+if "$build/tools/gst-clfft-devices" 2>/dev/null | grep -q '^ \* .*Portable Computing Language / pthread'; then
+  (export POCL_DEVICES="pthread basic"
+    row "clfftspectrum device=basic (PoCL's basic driver)" "$secs_audio" s "$nbuf" "$asrc" "clfftspectrum device=basic bands=1024 ! fakesink")
+fi
 
 # a 10 s impulse response, stereo 48 kHz
 gst-launch-1.0 -q audiotestsrc wave=white-noise volume=0.1 samplesperbuffer=4800 num-buffers=100 ! audio/x-raw,format=F32LE,rate=48000,channels=2 ! wavenc ! filesink location="$tmp/ir.wav"

@@ -423,6 +423,9 @@ test_block_io (void)
           8, 0, 4096));
   check_err ("block io 2d", 64, 48, run_simple (CLF_C2C, CLF_INVERSE, 64,
           48, 2));
+  /* a half spectrum in: transforms N/2+1 apart */
+  check_err ("block io c2r", 16, 1, run_simple (CLF_C2R, CLF_INVERSE, 16, 0,
+          5));
   /* rows in two batch levels, so not evenly spaced, and a work-group's
    * rows (8 of 16 points) span frames of 3 */
   clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 16, 3, 8);

@@ -139,19 +139,21 @@ line_load (__global uchar * raw, __global float2 * lines, uint16 chan,
       line_load_columns (raw, lines, chan, geo, b, j);
 }
 
-/* Only the frame part of each line: extent elements from geo.s2 on */
+/* Only the frame part of each line: extent elements from geo.s2 on;
+ * sums: the clamp edges' taps (line_edges), when geo.s5 is set */
 __kernel void
 line_store (__global uchar * raw, __global float2 * lines, uint16 chan,
     int8 geo, __global const float2 * buf, uint n, uint count, int pass,
-    uint extent)
+    uint extent, __global const float * sums)
 {
   uint i = get_global_id (0), b = get_global_id (1), j = i + geo.s2;
 
   if (i >= extent || b >= count)
     return;
   if (pass == 1)
-    line_store_rows (raw, lines, chan, geo, b, j, buf[(size_t) b * n + j]);
+    line_store_rows (raw, lines, chan, geo, b, j, buf[(size_t) b * n + j],
+        sums);
   else
     line_store_columns (raw, lines, chan, geo, b, j,
-        buf[(size_t) b * n + j]);
+        buf[(size_t) b * n + j], sums);
 }

@@ -14,6 +14,7 @@ struct _ClfLinePass
   ClfLineAxis axis;
   size_t n, count;
   cl_mem kspec;                 /* n complex, holds 1/n */
+  cl_mem sums;                  /* clamp edges' taps (line_edges), or NULL */
 
   /* fused: fft.cl's fft_convolve_line */
   ClfLocalKernel fused;
@@ -40,9 +41,11 @@ clf_line_pass_would_fuse (ClfContext * ctx, size_t n)
 }
 
 size_t
-clf_line_pass_device_bytes (size_t n, size_t count, int fused)
+clf_line_pass_device_bytes (size_t n, size_t count, int fused,
+    size_t clamp_extent)
 {
-  size_t bytes = n * sizeof (cl_float2);        /* kernel spectrum */
+  /* kernel spectrum, clamp edge sums */
+  size_t bytes = n * sizeof (cl_float2) + 2 * clamp_extent * sizeof (cl_float);
 
   if (fused)
     return bytes + n * sizeof (cl_float2);      /* twiddles */
@@ -61,7 +64,7 @@ clf_line_pass_free (ClfLinePass * lp)
   if (!lp)
     return;
   {
-    cl_mem mems[] = { lp->kspec, lp->tw, lp->buf };
+    cl_mem mems[] = { lp->kspec, lp->tw, lp->buf, lp->sums };
     cl_kernel kernels[] = { lp->fused.kernel, lp->load, lp->store,
       lp->multiply
     };
@@ -183,9 +186,73 @@ ClfStatus
 clf_line_pass_set_kernel (ClfLinePass * lp, const double *taps,
     size_t n_taps, size_t centre, ClfError * err)
 {
+  if (lp->sums)
+    clReleaseMemObject (lp->sums);
+  lp->sums = NULL;
   return write_complex (lp, lp->kspec, clf_kernel_spectrum (taps, n_taps,
           centre, lp->n, 1.0 / (double) lp->n),
       "clEnqueueWriteBuffer (line kernel)", err);
+}
+
+/* Lines of the frame alone: only taps that reach from one frame sample
+ * to another (offsets within extent - 1) go into the spectrum; the rest
+ * act on the clamped edges, summed per output sample x: sums[x] over the
+ * offsets that reach before the first sample (> x), sums[extent + x]
+ * over those that reach past the last one (<= x - extent). */
+ClfStatus
+clf_line_pass_set_clamped_kernel (ClfLinePass * lp, const double *taps,
+    size_t n_taps, size_t centre, size_t extent, ClfError * err)
+{
+  long reach = (long) extent - 1;
+  long first = (long) centre - reach, last = (long) centre + reach;
+  float *sums;
+  cl_int ret;
+  ClfStatus st;
+
+  if (first < 0)
+    first = 0;
+  if (last > (long) n_taps - 1)
+    last = (long) n_taps - 1;
+  st = clf_line_pass_set_kernel (lp, taps + first, (size_t) (last - first +
+          1), centre - (size_t) first, err);
+  if (st != CLF_OK)
+    return st;
+
+  sums = calloc (2 * extent, sizeof (float));
+  if (!sums)
+    return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "out of host memory");
+  for (size_t x = 0; x < extent; x++) {
+    double before = 0.0, after = 0.0;
+    for (size_t t = 0; t < n_taps; t++) {
+      long offset = (long) t - (long) centre;
+      if (offset > (long) x)
+        before += taps[t];
+      else if (offset <= (long) x - (long) extent)
+        after += taps[t];
+    }
+    sums[x] = (float) before;
+    sums[extent + x] = (float) after;
+  }
+  lp->sums = clf_context_alloc (lp->ctx, CL_MEM_READ_ONLY,
+      2 * extent * sizeof (float), err);
+  if (!lp->sums) {
+    free (sums);
+    return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+  }
+  ret = clEnqueueWriteBuffer (clf_context_get_queue (lp->ctx), lp->sums,
+      CL_TRUE, 0, 2 * extent * sizeof (float), sums, 0, NULL, NULL);
+  free (sums);
+  if (ret != CL_SUCCESS)
+    return clf_set_cl_error (err, ret, "clEnqueueWriteBuffer (edge sums)");
+  return CLF_OK;
+}
+
+/* the sums buffer as a kernel argument; NULL when there is none */
+static cl_int
+set_sums_arg (cl_kernel k, cl_uint index, ClfLinePass * lp)
+{
+  return clSetKernelArg (k, index, sizeof (cl_mem), lp->sums ? &lp->sums :
+      NULL);
 }
 
 #define SET_ARG(k, i, v) clSetKernelArg (k, i, sizeof (v), &(v))
@@ -211,6 +278,7 @@ enqueue_fused (ClfLinePass * lp, cl_mem raw, cl_mem lines,
   e |= clSetKernelArg (f->kernel, 7, f->G * f->ls * sizeof (cl_float2), NULL);
   e |= SET_ARG (f->kernel, 8, shape);
   e |= SET_ARG (f->kernel, 9, f->codes);
+  e |= set_sums_arg (f->kernel, 10, lp);
   if (e != CL_SUCCESS)
     return clf_set_cl_error (err, e, "clSetKernelArg (fft_convolve_line)");
   /* T work-items per line, G lines per work-group */
@@ -240,6 +308,7 @@ enqueue_staged (ClfLinePass * lp, cl_mem raw, cl_mem lines,
     e |= SET_ARG (io[i], 7, pass);
   }
   e |= SET_ARG (lp->store, 8, ext);
+  e |= set_sums_arg (lp->store, 9, lp);
   e |= SET_ARG (lp->multiply, 0, lp->buf);
   e |= SET_ARG (lp->multiply, 1, lp->kspec);
   e |= SET_ARG (lp->multiply, 2, n);

@@ -30,12 +30,22 @@ void clf_line_pass_free (ClfLinePass * lp);
 ClfStatus clf_line_pass_set_kernel (ClfLinePass * lp, const double *taps,
     size_t n_taps, size_t centre, ClfError * err);
 
+/* The same for lines that hold the extent frame samples alone, zeros
+ * after them (line-io.clh, geo.s5): taps reaching past either end of the
+ * frame act on the clamped edge sample through per-sample sums instead,
+ * so a line needs extent + min (reach, extent - 1) samples rather than
+ * extent + 2 reach. */
+ClfStatus clf_line_pass_set_clamped_kernel (ClfLinePass * lp,
+    const double *taps, size_t n_taps, size_t centre, size_t extent,
+    ClfError * err);
+
 /* Queues the pass over the frame bytes raw and the lines buffer (see
  * line-io.clh for chan and geo); extent: frame samples along a line. */
 ClfStatus clf_line_pass_enqueue (ClfLinePass * lp, cl_mem raw, cl_mem lines,
     const cl_uint16 * chan, const cl_int8 * geo, size_t extent, ClfError * err);
 
-size_t clf_line_pass_device_bytes (size_t n, size_t count, int fused);
+size_t clf_line_pass_device_bytes (size_t n, size_t count, int fused,
+    size_t clamp_extent);
 int clf_line_pass_is_fused (ClfLinePass * lp);
 /* Whether clf_line_pass_new would fuse on this device */
 int clf_line_pass_would_fuse (ClfContext * ctx, size_t n);

@@ -26,6 +26,9 @@ typedef struct
   /* separable kernels (gaussian, box): rows then columns, each line
    * convolved in 1D, with the rows' results in lines between the passes */
   int separable;
+  /* lines of the frame alone with the edges added through sums (clamp
+   * and zero edges), or padded with the edge extension (mirror, wrap) */
+  int clamped;
   ClfLinePass *rows, *cols;
   cl_mem lines;                 /* [pairs][width][height] complex */
   size_t line_bytes;            /* device bytes of the two passes and lines */
@@ -135,6 +138,20 @@ pairs_of (const Group * g)
   return (g->batch + 1) / 2;
 }
 
+/* Line length of a separable pass over extent samples with a kernel of
+ * 2c+1 taps. Clamped lines hold the frame and then zeros, enough of them
+ * that no tap wraps from one frame sample onto another; padded lines hold
+ * the edge extension of c samples on each side. At 1920x1080 with radius
+ * 1000 that is rows of 3072 and columns of 2240 against 4096 and 3136. */
+static size_t
+line_length (size_t extent, size_t c, int clamped)
+{
+  if (clamped)
+    return clf_convolve2d_padded_length (extent,
+        (c < extent - 1 ? c : extent - 1) + 1, 0);
+  return clf_convolve2d_padded_length (extent, 2 * c + 1, 0);
+}
+
 /* Device bytes of a group, and the largest single buffer in *largest */
 static size_t
 separable_bytes (ClfContext * ctx, const Group * g, size_t *largest)
@@ -152,8 +169,9 @@ separable_bytes (ClfContext * ctx, const Group * g, size_t *largest)
     *largest = lines > *largest ? lines : *largest;
     *largest = staged > *largest ? staged : *largest;
   }
-  return lines + clf_line_pass_device_bytes (g->nx, rows, fuse_rows) +
-      clf_line_pass_device_bytes (g->ny, cols, fuse_cols);
+  return lines + clf_line_pass_device_bytes (g->nx, rows, fuse_rows,
+      g->clamped ? g->width : 0) + clf_line_pass_device_bytes (g->ny, cols,
+      fuse_cols, g->clamped ? g->height : 0);
 }
 
 static size_t
@@ -411,9 +429,17 @@ set_separable_kernel (Group * g, const ClfKernel2d * k, ClfError * err)
   if (!profile)
     return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY,
         "out of host memory for a %zu-tap kernel profile", g->kw);
-  st = clf_line_pass_set_kernel (g->rows, profile, g->kw, g->cx, err);
-  if (st == CLF_OK)
-    st = clf_line_pass_set_kernel (g->cols, profile, g->kh, g->cy, err);
+  if (g->clamped) {
+    st = clf_line_pass_set_clamped_kernel (g->rows, profile, g->kw, g->cx,
+        g->width, err);
+    if (st == CLF_OK)
+      st = clf_line_pass_set_clamped_kernel (g->cols, profile, g->kh, g->cy,
+          g->height, err);
+  } else {
+    st = clf_line_pass_set_kernel (g->rows, profile, g->kw, g->cx, err);
+    if (st == CLF_OK)
+      st = clf_line_pass_set_kernel (g->cols, profile, g->kh, g->cy, err);
+  }
   free (profile);
   return st;
 }
@@ -532,9 +558,17 @@ make_groups (const ClfFrameLayout2d * l, const ClfKernel2d * kernels,
           &g->cy);
       g->separable = kernels[ch->kernel].shape == CLF_KERNEL_GAUSSIAN ||
           kernels[ch->kernel].shape == CLF_KERNEL_BOX;
-      /* R2C rows need an even length; complex lines do not */
-      g->nx = clf_convolve2d_padded_length (g->width, g->kw, !g->separable);
-      g->ny = clf_convolve2d_padded_length (g->height, g->kh, 0);
+      if (g->separable) {
+        /* clamp, the elements' default edge; a frame with mirror or wrap
+         * edges switches the group to padded lines (switch_lines) */
+        g->clamped = 1;
+        g->nx = line_length (g->width, g->cx, 1);
+        g->ny = line_length (g->height, g->cy, 1);
+      } else {
+        /* R2C rows need an even length */
+        g->nx = clf_convolve2d_padded_length (g->width, g->kw, 1);
+        g->ny = clf_convolve2d_padded_length (g->height, g->kh, 0);
+      }
     }
     g->channels[g->batch++] = i;
   }
@@ -714,7 +748,8 @@ clf_convolve2d_configure (ClfConvolve2d * conv,
     for (unsigned j = 0; j < conv->n_groups; j++) {
       Group *old = &conv->groups[j];
       if (old->separable ? old->rows && fresh[i].separable &&
-          old->width == fresh[i].width && old->height == fresh[i].height :
+          old->width == fresh[i].width && old->height == fresh[i].height &&
+          old->clamped == fresh[i].clamped :
           old->fwd && !fresh[i].separable) {
         if (old->nx != fresh[i].nx || old->ny != fresh[i].ny ||
             old->batch != fresh[i].batch)
@@ -821,15 +856,43 @@ enqueue_channel (ClfConvolve2d * conv, const Work * w, const Group * g,
   return enqueue_2d (conv, k, ch->width, ch->height, "packing a channel", err);
 }
 
+/* Rebuilds a separable group's passes for clamped or padded lines, when
+ * a frame's edge mode needs the other kind */
+static ClfStatus
+switch_lines (ClfConvolve2d * conv, Group * g, int clamped, ClfError * err)
+{
+  ClfKernel2d k = { g->kshape, g->kradius, NULL, 0, 0 };
+  ClfStatus st;
+
+  conv->device_bytes -= g->line_bytes;
+  g->line_bytes = 0;
+  clf_line_pass_free (g->rows);
+  clf_line_pass_free (g->cols);
+  g->rows = g->cols = NULL;
+  release_mem (&g->lines);
+  g->clamped = clamped;
+  g->nx = line_length (g->width, g->cx, clamped);
+  g->ny = line_length (g->height, g->cy, clamped);
+  if ((st = separable_alloc (conv, g, err)) != CLF_OK)
+    return st;
+  describe (conv);
+  return set_separable_kernel (g, &k, err);
+}
+
 /* Rows, then columns: the frame's channels in the working planes, two to
  * a complex line (line-io.clh lays out chan and geo) */
 static ClfStatus
-enqueue_separable (ClfConvolve2d * conv, const Work * w, const Group * g,
+enqueue_separable (ClfConvolve2d * conv, const Work * w, Group * g,
     cl_int edge, ClfError * err)
 {
+  int clamped = edge == CLF_EDGE_CLAMP || edge == CLF_EDGE_ZERO;
   cl_uint16 chan;
   cl_int8 geo;
   ClfStatus st;
+
+  if (clamped != g->clamped &&
+      (st = switch_lines (conv, g, clamped, err)) != CLF_OK)
+    return st;
 
   memset (&chan, 0, sizeof (chan));
   memset (&geo, 0, sizeof (geo));
@@ -842,14 +905,17 @@ enqueue_separable (ClfConvolve2d * conv, const Work * w, const Group * g,
   }
   geo.s[0] = (cl_int) g->width;
   geo.s[1] = (cl_int) g->height;
-  geo.s[2] = (cl_int) (g->kw - 1 - g->cx);
-  geo.s[3] = edge;
+  geo.s[2] = clamped ? 0 : (cl_int) (g->kw - 1 - g->cx);
+  geo.s[3] = clamped ? CLF_EDGE_ZERO : edge;
   geo.s[4] = (cl_int) g->batch;
+  geo.s[5] = edge == CLF_EDGE_CLAMP;
+  geo.s[6] = (cl_int) (g->kw - 1 - g->cx > g->cx ? g->kw - 1 - g->cx : g->cx);
   st = clf_line_pass_enqueue (g->rows, w->mem, g->lines, &chan, &geo,
       g->width, err);
   if (st != CLF_OK)
     return st;
-  geo.s[2] = (cl_int) (g->kh - 1 - g->cy);
+  geo.s[2] = clamped ? 0 : (cl_int) (g->kh - 1 - g->cy);
+  geo.s[6] = (cl_int) (g->kh - 1 - g->cy > g->cy ? g->kh - 1 - g->cy : g->cy);
   return clf_line_pass_enqueue (g->cols, w->mem, g->lines, &chan, &geo,
       g->height, err);
 }
@@ -916,7 +982,7 @@ enqueue_frame (ClfConvolve2d * conv, const ClfFrame2d * src,
   if ((st = fill_work (conv, src, &w, err)) != CLF_OK)
     return st;
   for (unsigned i = 0; i < conv->n_groups; i++) {
-    const Group *g = &conv->groups[i];
+    Group *g = &conv->groups[i];
     cl_uint count = (cl_uint) ((g->nx / 2 + 1) * g->ny);
 
     if (g->separable) {

@@ -444,6 +444,28 @@ GST_START_TEST (test_shapes_and_edges)
 
 GST_END_TEST;
 
+/* One element, the edge mode changed between frames: separable groups
+ * switch between lines of the frame alone (clamp, zero) and lines padded
+ * with the extension (mirror, wrap), each frame against the reference. */
+GST_START_TEST (test_edge_switch)
+{
+  static const gint edges[] = { EDGE_CLAMP, EDGE_MIRROR, EDGE_ZERO,
+    EDGE_WRAP, EDGE_CLAMP
+  };
+  GstVideoInfo info;
+  GstHarness *hn = harness_for (GST_VIDEO_FORMAT_RGBA, 40, 30, &info);
+  GstBuffer *in = make_frame (&info, FILL_RANDOM, 77, 20, 15);
+
+  g_object_set (hn->element, "radius", 9.0f, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (edges); i++)
+    push_and_check_shape (hn, &info, in, SHAPE_GAUSSIAN, 9.0, edges[i],
+        edge_names[edges[i]]);
+  gst_buffer_unref (in);
+  gst_harness_teardown (hn);
+}
+
+GST_END_TEST;
+
 /* Radii from 1 to far beyond the frame: the kernel covers the periodic
  * extension several times, the reference does the same sum directly. */
 GST_START_TEST (test_radii)
@@ -458,6 +480,11 @@ GST_START_TEST (test_radii)
       EDGE_WRAP, FILL_RANDOM, 4);
   run_shape (GST_VIDEO_FORMAT_GRAY16_LE, 64, 48, SHAPE_GAUSSIAN, 100.0f,
       EDGE_ZERO, FILL_RANDOM, 5);
+  /* clamped edges with taps that reach past the whole frame */
+  run_shape (GST_VIDEO_FORMAT_GRAY8, 64, 48, SHAPE_GAUSSIAN, 100.0f,
+      EDGE_CLAMP, FILL_RANDOM, 8);
+  run_shape (GST_VIDEO_FORMAT_GRAY8, 8, 6, SHAPE_BOX, 1000.0f,
+      EDGE_CLAMP, FILL_RANDOM, 9);
   /* a small frame keeps the 2001 x 2001-tap reference cheap */
   run_shape (GST_VIDEO_FORMAT_GRAY8, 8, 6, SHAPE_GAUSSIAN, 1000.0f,
       EDGE_MIRROR, FILL_RANDOM, 6);
@@ -1253,6 +1280,7 @@ clfftconvolve_video_suite (void)
   tcase_add_test (tc, test_strides);
   tcase_add_test (tc, test_shapes_and_edges);
   tcase_add_test (tc, test_radii);
+  tcase_add_test (tc, test_edge_switch);
   tcase_add_test (tc, test_tiny_frames);
   tcase_add_test (tc, test_impulse);
   tcase_add_test (tc, test_custom_kernel);

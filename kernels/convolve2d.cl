@@ -1,5 +1,7 @@
 /* convolve2d.cl: pixel unpack/pack with edge padding, kernel placement and spectrum multiply for 2D convolution; the staged form of separable line convolution. */
 
+/* line_store adds clamped edges to lines of the frame alone */
+#define CLF_LINE_EDGES
 #include "line-io.clh"
 
 /* Reads one channel of a frame in the raw byte buffer (8 bits, or 16 bits

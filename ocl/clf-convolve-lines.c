@@ -278,7 +278,6 @@ enqueue_fused (ClfLinePass * lp, cl_mem raw, cl_mem lines,
   e |= clSetKernelArg (f->kernel, 7, f->G * f->ls * sizeof (cl_float2), NULL);
   e |= SET_ARG (f->kernel, 8, shape);
   e |= SET_ARG (f->kernel, 9, f->codes);
-  e |= set_sums_arg (f->kernel, 10, lp);
   if (e != CL_SUCCESS)
     return clf_set_cl_error (err, e, "clSetKernelArg (fft_convolve_line)");
   /* T work-items per line, G lines per work-group */

@@ -133,14 +133,22 @@ clf_local_pad (ClfContext * ctx)
   return lds_pad (ctx);
 }
 
+/* A thread count from the environment variable name (1 to 4096), else
+ * fallback */
+static size_t
+threads_from_env (const char *name, size_t fallback)
+{
+  const char *env = getenv (name);
+  long v = env ? strtol (env, NULL, 10) : 0;
+  return v >= 1 && v <= 4096 ? (size_t) v : fallback;
+}
+
 /* Threads per fft_local work-group that batching small transforms aims
  * for; CLFFT_GROUP_THREADS overrides (for tuning). */
 static size_t
 group_threads (void)
 {
-  const char *env = getenv ("CLFFT_GROUP_THREADS");
-  long v = env ? strtol (env, NULL, 10) : 0;
-  return v >= 1 && v <= 4096 ? (size_t) v : 256;
+  return threads_from_env ("CLFFT_GROUP_THREADS", 256);
 }
 
 /* The same for groups read and written as one span (BLOCK_IO): 32-point
@@ -149,9 +157,7 @@ group_threads (void)
 static size_t
 block_group_threads (void)
 {
-  const char *env = getenv ("CLFFT_BLOCK_GROUP_THREADS");
-  long v = env ? strtol (env, NULL, 10) : 0;
-  return v >= 1 && v <= 4096 ? (size_t) v : 64;
+  return threads_from_env ("CLFFT_BLOCK_GROUP_THREADS", 64);
 }
 
 /* Threads a pass should offer a GPU to keep it busy: 128 per compute

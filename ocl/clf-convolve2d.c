@@ -199,17 +199,22 @@ group_bytes (size_t nx, size_t ny, size_t batch, size_t *largest)
   return grid + spec + kspec;
 }
 
+/* Releases a separable group's line passes and lines buffer */
 static void
-group_clear (ClfConvolve2d * conv, Group * g)
+separable_clear (ClfConvolve2d * conv, Group * g)
 {
   conv->device_bytes -= g->line_bytes;
   g->line_bytes = 0;
-  if (g->rows)
-    clf_line_pass_free (g->rows);
-  if (g->cols)
-    clf_line_pass_free (g->cols);
+  clf_line_pass_free (g->rows);
+  clf_line_pass_free (g->cols);
   g->rows = g->cols = NULL;
   release_mem (&g->lines);
+}
+
+static void
+group_clear (ClfConvolve2d * conv, Group * g)
+{
+  separable_clear (conv, g);
   if (g->fwd)
     clf_plan_free (g->fwd);
   if (g->inv)
@@ -876,12 +881,7 @@ switch_lines (ClfConvolve2d * conv, Group * g, int clamped, ClfError * err)
   ClfKernel2d k = { g->kshape, g->kradius, NULL, 0, 0 };
   ClfStatus st;
 
-  conv->device_bytes -= g->line_bytes;
-  g->line_bytes = 0;
-  clf_line_pass_free (g->rows);
-  clf_line_pass_free (g->cols);
-  g->rows = g->cols = NULL;
-  release_mem (&g->lines);
+  separable_clear (conv, g);
   g->clamped = clamped;
   g->nx = line_length (g->width, g->cx, clamped);
   g->ny = line_length (g->height, g->cy, clamped);

@@ -205,6 +205,7 @@ clf_line_pass_set_clamped_kernel (ClfLinePass * lp, const double *taps,
 {
   long reach = (long) extent - 1;
   long first = (long) centre - reach, last = (long) centre + reach;
+  double *prefix;
   float *sums;
   cl_int ret;
   ClfStatus st;
@@ -218,21 +219,28 @@ clf_line_pass_set_clamped_kernel (ClfLinePass * lp, const double *taps,
   if (st != CLF_OK)
     return st;
 
+  /* prefix[t]: taps[0] + ... + taps[t - 1], so that each sum is one
+   * difference rather than a pass over every tap per output sample */
   sums = calloc (2 * extent, sizeof (float));
-  if (!sums)
+  prefix = malloc ((n_taps + 1) * sizeof (double));
+  if (!sums || !prefix) {
+    free (sums);
+    free (prefix);
     return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "out of host memory");
-  for (size_t x = 0; x < extent; x++) {
-    double before = 0.0, after = 0.0;
-    for (size_t t = 0; t < n_taps; t++) {
-      long offset = (long) t - (long) centre;
-      if (offset > (long) x)
-        before += taps[t];
-      else if (offset <= (long) x - (long) extent)
-        after += taps[t];
-    }
-    sums[x] = (float) before;
-    sums[extent + x] = (float) after;
   }
+  prefix[0] = 0.0;
+  for (size_t t = 0; t < n_taps; t++)
+    prefix[t + 1] = prefix[t] + taps[t];
+  for (size_t x = 0; x < extent; x++) {
+    /* before: taps t with t - centre > x; after: t - centre <= x - extent */
+    long from = (long) centre + (long) x + 1;
+    long upto = (long) centre + (long) x - (long) extent + 1;
+    from = from < (long) n_taps ? from : (long) n_taps;
+    upto = upto > 0 ? (upto < (long) n_taps ? upto : (long) n_taps) : 0;
+    sums[x] = (float) (prefix[n_taps] - prefix[from]);
+    sums[extent + x] = (float) prefix[upto];
+  }
+  free (prefix);
   lp->sums = clf_context_alloc (lp->ctx, CL_MEM_READ_ONLY,
       2 * extent * sizeof (float), err);
   if (!lp->sums) {

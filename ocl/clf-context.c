@@ -488,12 +488,13 @@ clf_context_alloc (ClfContext * ctx, cl_mem_flags flags, size_t size,
   return mem;
 }
 
-/* One rectangle between host and device; plain Write/ReadBuffer when
- * neither side pads its rows. */
+/* One rectangle between host and device on queue, after the events in
+ * wait; plain Write/ReadBuffer when neither side pads its rows. */
 static ClfStatus
-transfer (ClfContext * ctx, int upload, cl_mem buf, size_t offset,
+transfer (cl_command_queue queue, int upload, cl_mem buf, size_t offset,
     size_t stride, void *host, size_t host_stride, size_t row_bytes,
-    size_t rows, int blocking, cl_event * done, ClfError * err)
+    size_t rows, int blocking, cl_uint n_wait, const cl_event * wait,
+    cl_event * done, ClfError * err)
 {
   cl_bool block = blocking ? CL_TRUE : CL_FALSE;
   cl_int ret;
@@ -507,22 +508,24 @@ transfer (ClfContext * ctx, int upload, cl_mem buf, size_t offset,
     size_t bytes = row_bytes * rows;
 
     if (upload)
-      ret = clEnqueueWriteBuffer (ctx->queue, buf, block, offset, bytes, host,
-          0, NULL, done);
+      ret = clEnqueueWriteBuffer (queue, buf, block, offset, bytes, host,
+          n_wait, wait, done);
     else
-      ret = clEnqueueReadBuffer (ctx->queue, buf, block, offset, bytes, host,
-          0, NULL, done);
+      ret = clEnqueueReadBuffer (queue, buf, block, offset, bytes, host,
+          n_wait, wait, done);
   } else {
     size_t buf_origin[3] = { offset, 0, 0 };
     size_t host_origin[3] = { 0, 0, 0 };
     size_t region[3] = { row_bytes, rows, 1 };
 
     if (upload)
-      ret = clEnqueueWriteBufferRect (ctx->queue, buf, block, buf_origin,
-          host_origin, region, stride, 0, host_stride, 0, host, 0, NULL, done);
+      ret = clEnqueueWriteBufferRect (queue, buf, block, buf_origin,
+          host_origin, region, stride, 0, host_stride, 0, host, n_wait, wait,
+          done);
     else
-      ret = clEnqueueReadBufferRect (ctx->queue, buf, block, buf_origin,
-          host_origin, region, stride, 0, host_stride, 0, host, 0, NULL, done);
+      ret = clEnqueueReadBufferRect (queue, buf, block, buf_origin,
+          host_origin, region, stride, 0, host_stride, 0, host, n_wait, wait,
+          done);
   }
   if (ret != CL_SUCCESS)
     return clf_set_cl_error (err, ret, upload ? "uploading a frame "
@@ -532,12 +535,23 @@ transfer (ClfContext * ctx, int upload, cl_mem buf, size_t offset,
 }
 
 ClfStatus
+clf_context_transfer_on (ClfContext * ctx, cl_command_queue queue,
+    int upload, cl_mem buf, size_t offset, size_t stride, void *host,
+    size_t host_stride, size_t row_bytes, size_t rows, cl_uint n_wait,
+    const cl_event * wait, cl_event * done, ClfError * err)
+{
+  return transfer (queue ? queue : ctx->queue, upload, buf, offset, stride,
+      host, host_stride, row_bytes, rows, 0, n_wait, n_wait ? wait : NULL,
+      done, err);
+}
+
+ClfStatus
 clf_context_upload (ClfContext * ctx, cl_mem buf, size_t offset,
     size_t stride, const void *host, size_t host_stride, size_t row_bytes,
     size_t rows, int blocking, cl_event * done, ClfError * err)
 {
-  return transfer (ctx, 1, buf, offset, stride, (void *) host, host_stride,
-      row_bytes, rows, blocking, done, err);
+  return transfer (ctx->queue, 1, buf, offset, stride, (void *) host,
+      host_stride, row_bytes, rows, blocking, 0, NULL, done, err);
 }
 
 ClfStatus
@@ -545,8 +559,8 @@ clf_context_download (ClfContext * ctx, cl_mem buf, size_t offset,
     size_t stride, void *host, size_t host_stride, size_t row_bytes,
     size_t rows, int blocking, cl_event * done, ClfError * err)
 {
-  return transfer (ctx, 0, buf, offset, stride, host, host_stride,
-      row_bytes, rows, blocking, done, err);
+  return transfer (ctx->queue, 0, buf, offset, stride, host, host_stride,
+      row_bytes, rows, blocking, 0, NULL, done, err);
 }
 
 ClfStatus

@@ -46,6 +46,8 @@ typedef struct
   size_t ktaps_w, ktaps_h;
 } Group;
 
+#define MAX_SLOTS 2
+
 struct _ClfConvolve2d
 {
   ClfContext *ctx;
@@ -56,7 +58,14 @@ struct _ClfConvolve2d
   ClfFrameLayout2d layout;
   size_t plane_offset[CLF_CONVOLVE2D_MAX_PLANES];
   size_t raw_bytes;
-  cl_mem raw;                   /* the frame's planes, packed */
+  /* The frame's planes, packed. On a GPU a host frame's upload, kernels
+   * and download go to three queues, and two frame buffers let one
+   * frame's copies over the bus run beside the next one's kernels. CPU
+   * devices copy with the cores that compute: one buffer, one queue. */
+  unsigned n_slots, slot;
+  cl_mem raw[MAX_SLOTS];
+  cl_event raw_free[MAX_SLOTS]; /* the last download from each */
+  cl_command_queue up_queue, down_queue;        /* NULL: the context's */
 
   unsigned n_groups;
   Group groups[CLF_CONVOLVE2D_MAX_CHANNELS];
@@ -230,6 +239,43 @@ group_clear (ClfConvolve2d * conv, Group * g)
   g->kspec_valid = 0;
 }
 
+/* Copy queues on GPUs; CLFFT_TRANSFER_QUEUES=1 gives them to CPU devices
+ * too (to test them on PoCL), 0 keeps GPUs on one queue (to compare). */
+static int
+transfer_queues (ClfContext * ctx)
+{
+  const char *env = getenv ("CLFFT_TRANSFER_QUEUES");
+
+  if (env && env[0])
+    return atoi (env) > 0;
+  return !clf_context_is_cpu (ctx);
+}
+
+/* Waits for every frame queued (their host planes are free after). */
+static void
+finish_frames (ClfConvolve2d * conv)
+{
+  if (conv->up_queue)
+    clFinish (conv->up_queue);
+  clFinish (clf_context_get_queue (conv->ctx));
+  if (conv->down_queue)
+    clFinish (conv->down_queue);
+}
+
+static void
+release_raw (ClfConvolve2d * conv)
+{
+  for (unsigned s = 0; s < MAX_SLOTS; s++) {
+    release_mem (&conv->raw[s]);
+    if (conv->raw_free[s])
+      clReleaseEvent (conv->raw_free[s]);
+    conv->raw_free[s] = NULL;
+  }
+  conv->device_bytes -= conv->raw_bytes * conv->n_slots;
+  conv->raw_bytes = 0;
+  conv->slot = 0;
+}
+
 ClfConvolve2d *
 clf_convolve2d_new (ClfContext * ctx, ClfError * err)
 {
@@ -252,6 +298,17 @@ clf_convolve2d_new (ClfContext * ctx, ClfError * err)
     return NULL;
   }
   conv->ctx = clf_context_ref (ctx);
+  conv->n_slots = 1;
+  if (transfer_queues (ctx)) {
+    cl_context cl = clf_context_get_cl_context (ctx);
+    cl_device_id dev = clf_context_get_device (ctx);
+    cl_int ret;
+
+    conv->up_queue = clCreateCommandQueue (cl, dev, 0, &ret);
+    conv->down_queue = clCreateCommandQueue (cl, dev, 0, &ret);
+    if (conv->up_queue && conv->down_queue)
+      conv->n_slots = MAX_SLOTS;
+  }
   for (size_t i = 0; i < sizeof (kernels) / sizeof (kernels[0]); i++) {
     *kernels[i].slot = clf_context_create_kernel (ctx, "convolve2d",
         kernels[i].name, err);
@@ -274,9 +331,14 @@ clf_convolve2d_free (ClfConvolve2d * conv)
 
   if (!conv)
     return;
+  finish_frames (conv);
   for (unsigned i = 0; i < conv->n_groups; i++)
     group_clear (conv, &conv->groups[i]);
-  release_mem (&conv->raw);
+  release_raw (conv);
+  if (conv->up_queue)
+    clReleaseCommandQueue (conv->up_queue);
+  if (conv->down_queue)
+    clReleaseCommandQueue (conv->down_queue);
   for (size_t i = 0; i < sizeof (kernels) / sizeof (kernels[0]); i++)
     if (*kernels[i])
       clReleaseKernel (*kernels[i]);
@@ -598,7 +660,7 @@ check_memory (ClfConvolve2d * conv, const Group * groups, unsigned n,
 {
   cl_device_id dev = clf_context_get_device (conv->ctx);
   cl_ulong mem_size = 0, alloc_size = 0;
-  size_t total = raw_bytes, largest = raw_bytes;
+  size_t total = raw_bytes * conv->n_slots, largest = raw_bytes;
   char sizes[256] = "";
   size_t used = 0;
   int too_long = 0, fits;
@@ -750,6 +812,8 @@ clf_convolve2d_configure (ClfConvolve2d * conv,
   conv->configured = 0;
   if ((st = check_layout (layout, kernels, n_kernels, err)) != CLF_OK)
     return st;
+  /* frames in flight still read the buffers and spectra replaced here */
+  finish_frames (conv);
   for (unsigned p = 0; p < layout->n_planes; p++) {
     plane_offset[p] = raw_bytes;
     raw_bytes += layout->rows[p] * layout->row_bytes[p];
@@ -798,14 +862,15 @@ clf_convolve2d_configure (ClfConvolve2d * conv,
   conv->n_groups = n;
 
   if (raw_bytes != conv->raw_bytes) {
-    release_mem (&conv->raw);
-    conv->device_bytes -= conv->raw_bytes;
-    conv->raw_bytes = 0;
-    if (!(conv->raw = clf_context_alloc (conv->ctx, CL_MEM_READ_WRITE,
-                raw_bytes, err)))
-      return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+    release_raw (conv);
+    for (unsigned s = 0; s < conv->n_slots; s++)
+      if (!(conv->raw[s] = clf_context_alloc (conv->ctx, CL_MEM_READ_WRITE,
+                  raw_bytes, err))) {
+        release_raw (conv);
+        return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+      }
     conv->raw_bytes = raw_bytes;
-    conv->device_bytes += raw_bytes;
+    conv->device_bytes += raw_bytes * conv->n_slots;
   }
   for (unsigned i = 0; i < n; i++) {
     Group *g = &conv->groups[i];
@@ -933,11 +998,13 @@ enqueue_separable (ClfConvolve2d * conv, const Work * w, Group * g,
       g->height, err);
 }
 
-/* Puts src's planes into the working planes: an upload from the host, a
- * copy on the device from another buffer, nothing when src is them. */
+/* Puts src's planes into the working planes: an upload from the host (on
+ * up, NULL for the context's queue, after the event `after` if any; the
+ * last upload's event in *uploaded), a copy on the device from another
+ * buffer, nothing when src is them. */
 static ClfStatus
 fill_work (ClfConvolve2d * conv, const ClfFrame2d * src, const Work * w,
-    ClfError * err)
+    cl_command_queue up, cl_event after, cl_event * uploaded, ClfError * err)
 {
   const ClfFrameLayout2d *l = &conv->layout;
   cl_command_queue queue = clf_context_get_queue (conv->ctx);
@@ -948,11 +1015,14 @@ fill_work (ClfConvolve2d * conv, const ClfFrame2d * src, const Work * w,
     size_t src_origin[3] = { src->offset[p], 0, 0 };
     size_t dst_origin[3] = { w->offset[p], 0, 0 };
     size_t region[3] = { l->row_bytes[p], l->rows[p], 1 };
+    int last = p + 1 == l->n_planes;
 
     if (!src->mem) {
-      st = clf_context_upload (conv->ctx, w->mem, w->offset[p], w->stride[p],
-          src->host[p], src->stride[p], l->row_bytes[p], l->rows[p], 0, NULL,
-          err);
+      /* the queue is in order: the first upload waits for all */
+      st = clf_context_transfer_on (conv->ctx, up, 1, w->mem, w->offset[p],
+          w->stride[p], src->host[p], src->stride[p], l->row_bytes[p],
+          l->rows[p], p == 0 && after ? 1 : 0, &after,
+          last && up ? uploaded : NULL, err);
       if (st != CLF_OK)
         return st;
       continue;
@@ -969,42 +1039,26 @@ fill_work (ClfConvolve2d * conv, const ClfFrame2d * src, const Work * w,
   return CLF_OK;
 }
 
-/* Queues one frame; when dst is on the host, *done receives the event of
- * the last download. */
+/* Queues the convolution of every channel group of the working planes. */
 static ClfStatus
-enqueue_frame (ClfConvolve2d * conv, const ClfFrame2d * src,
-    const ClfFrame2d * dst, cl_int edge, cl_event * done, ClfError * err)
+enqueue_groups (ClfConvolve2d * conv, const Work * w, cl_int edge,
+    ClfError * err)
 {
-  const ClfFrameLayout2d *l = &conv->layout;
   cl_kernel k = conv->multiply_spectrum;
-  Work w;
   cl_int ret;
   ClfStatus st;
 
-  /* a device destination is worked on in place: the kernels unpack from
-   * and pack into the frame there, so no copy back is needed */
-  if (dst->mem) {
-    w.mem = dst->mem;
-    memcpy (w.offset, dst->offset, sizeof (w.offset));
-    memcpy (w.stride, dst->stride, sizeof (w.stride));
-  } else {
-    w.mem = conv->raw;
-    memcpy (w.offset, conv->plane_offset, sizeof (w.offset));
-    memcpy (w.stride, l->row_bytes, sizeof (w.stride));
-  }
-  if ((st = fill_work (conv, src, &w, err)) != CLF_OK)
-    return st;
   for (unsigned i = 0; i < conv->n_groups; i++) {
     Group *g = &conv->groups[i];
     cl_uint count = (cl_uint) ((g->nx / 2 + 1) * g->ny);
 
     if (g->separable) {
-      if ((st = enqueue_separable (conv, &w, g, edge, err)) != CLF_OK)
+      if ((st = enqueue_separable (conv, w, g, edge, err)) != CLF_OK)
         return st;
       continue;
     }
     for (unsigned b = 0; b < g->batch; b++)
-      if ((st = enqueue_channel (conv, &w, g, b, 1, edge, err)) != CLF_OK)
+      if ((st = enqueue_channel (conv, w, g, b, 1, edge, err)) != CLF_OK)
         return st;
     if ((st = clf_plan_enqueue (g->fwd, g->grid, g->spec, err)) != CLF_OK)
       return st;
@@ -1017,18 +1071,79 @@ enqueue_frame (ClfConvolve2d * conv, const ClfFrame2d * src,
     if ((st = clf_plan_enqueue (g->inv, g->spec, g->grid, err)) != CLF_OK)
       return st;
     for (unsigned b = 0; b < g->batch; b++)
-      if ((st = enqueue_channel (conv, &w, g, b, 0, edge, err)) != CLF_OK)
+      if ((st = enqueue_channel (conv, w, g, b, 0, edge, err)) != CLF_OK)
         return st;
   }
-  if (dst->mem)
-    return CLF_OK;
-  for (unsigned p = 0; p < l->n_planes; p++)
-    if ((st = clf_context_download (conv->ctx, w.mem, w.offset[p],
-                w.stride[p], dst->host[p], dst->stride[p], l->row_bytes[p],
-                l->rows[p], 0, p + 1 == l->n_planes ? done : NULL,
-                err)) != CLF_OK)
-      return st;
   return CLF_OK;
+}
+
+/* Queues one frame; *done receives an event that completes once dst
+ * holds the result (and src is no longer read). */
+static ClfStatus
+enqueue_frame (ClfConvolve2d * conv, const ClfFrame2d * src,
+    const ClfFrame2d * dst, cl_int edge, cl_event * done, ClfError * err)
+{
+  const ClfFrameLayout2d *l = &conv->layout;
+  cl_command_queue queue = clf_context_get_queue (conv->ctx);
+  cl_event uploaded = NULL, computed = NULL, after = NULL;
+  unsigned s = conv->slot;
+  Work w;
+  cl_int ret;
+  ClfStatus st;
+
+  /* a device destination is worked on in place: the kernels unpack from
+   * and pack into the frame there, so no copy back is needed */
+  if (dst->mem) {
+    w.mem = dst->mem;
+    memcpy (w.offset, dst->offset, sizeof (w.offset));
+    memcpy (w.stride, dst->stride, sizeof (w.stride));
+  } else {
+    /* the next frame to the host takes the other buffer */
+    conv->slot = (s + 1) % conv->n_slots;
+    w.mem = conv->raw[s];
+    after = conv->raw_free[s];
+    memcpy (w.offset, conv->plane_offset, sizeof (w.offset));
+    memcpy (w.stride, l->row_bytes, sizeof (w.stride));
+  }
+  /* a device source is copied on the kernels' queue: the buffer's last
+   * download must be done first */
+  if (src->mem && after &&
+      (ret = clEnqueueBarrierWithWaitList (queue, 1, &after,
+              NULL)) != CL_SUCCESS)
+    return clf_set_cl_error (err, ret, "clEnqueueBarrierWithWaitList");
+  st = fill_work (conv, src, &w, dst->mem ? NULL : conv->up_queue, after,
+      &uploaded, err);
+  if (st == CLF_OK && uploaded &&
+      (ret = clEnqueueBarrierWithWaitList (queue, 1, &uploaded,
+              NULL)) != CL_SUCCESS)
+    st = clf_set_cl_error (err, ret, "clEnqueueBarrierWithWaitList");
+  if (uploaded)
+    clReleaseEvent (uploaded);
+  if (st != CLF_OK || (st = enqueue_groups (conv, &w, edge, err)) != CLF_OK)
+    return st;
+
+  if (dst->mem || conv->down_queue) {
+    ret = clEnqueueMarkerWithWaitList (queue, 0, NULL,
+        dst->mem ? done : &computed);
+    if (ret != CL_SUCCESS)
+      return clf_set_cl_error (err, ret, "clEnqueueMarkerWithWaitList");
+    if (dst->mem)
+      return CLF_OK;
+  }
+  for (unsigned p = 0; p < l->n_planes && st == CLF_OK; p++)
+    st = clf_context_transfer_on (conv->ctx, conv->down_queue, 0, w.mem,
+        w.offset[p], w.stride[p], dst->host[p], dst->stride[p],
+        l->row_bytes[p], l->rows[p], p == 0 && computed ? 1 : 0, &computed,
+        p + 1 == l->n_planes ? done : NULL, err);
+  if (computed)
+    clReleaseEvent (computed);
+  if (st == CLF_OK && conv->down_queue) {
+    if (conv->raw_free[s])
+      clReleaseEvent (conv->raw_free[s]);
+    clRetainEvent (*done);
+    conv->raw_free[s] = *done;
+  }
+  return st;
 }
 
 /* A side of a frame fits the layout: host planes are given, device planes
@@ -1062,13 +1177,13 @@ check_frame (ClfConvolve2d * conv, const ClfFrame2d * f, const char *what,
 }
 
 ClfStatus
-clf_convolve2d_process_frame (ClfConvolve2d * conv, const ClfFrame2d * src,
-    const ClfFrame2d * dst, ClfEdgeMode edge, ClfError * err)
+clf_convolve2d_submit_frame (ClfConvolve2d * conv, const ClfFrame2d * src,
+    const ClfFrame2d * dst, ClfEdgeMode edge, cl_event * done,
+    ClfError * err)
 {
-  cl_event done = NULL;
   ClfStatus st;
-  cl_int ret;
 
+  *done = NULL;
   if (!conv->configured)
     return clf_set_error (err, CLF_ERROR_INVALID_ARG,
         "clf_convolve2d_process before a successful configure");
@@ -1078,24 +1193,35 @@ clf_convolve2d_process_frame (ClfConvolve2d * conv, const ClfFrame2d * src,
       (st = check_frame (conv, dst, "destination", err)) != CLF_OK)
     return st;
 
-  st = enqueue_frame (conv, src, dst, (cl_int) edge, &done, err);
-  if (st == CLF_OK && done) {
-    /* the queue is in order and shared: waiting for our last read, not
-     * clFinish, keeps other elements' work out of this frame's time */
-    ret = clWaitForEvents (1, &done);
-    if (ret != CL_SUCCESS)
-      st = clf_set_cl_error (err, ret, "clWaitForEvents");
-  } else if (st == CLF_OK) {
-    /* a frame left on the device is complete when this returns, so its
-     * buffer can be handed on to any thread or mapped at once */
-    st = clf_context_wait (conv->ctx, err);
-  } else {
+  st = enqueue_frame (conv, src, dst, (cl_int) edge, done, err);
+  if (st != CLF_OK) {
     /* queued transfers may still use the host planes */
-    clFinish (clf_context_get_queue (conv->ctx));
+    finish_frames (conv);
+    if (*done)
+      clReleaseEvent (*done);
+    *done = NULL;
   }
-  if (done)
-    clReleaseEvent (done);
   return st;
+}
+
+ClfStatus
+clf_convolve2d_process_frame (ClfConvolve2d * conv, const ClfFrame2d * src,
+    const ClfFrame2d * dst, ClfEdgeMode edge, ClfError * err)
+{
+  cl_event done = NULL;
+  ClfStatus st;
+  cl_int ret;
+
+  /* waiting for this frame's event, not clFinish, keeps other elements'
+   * work on the shared queue out of this frame's time */
+  st = clf_convolve2d_submit_frame (conv, src, dst, edge, &done, err);
+  if (st != CLF_OK)
+    return st;
+  ret = clWaitForEvents (1, &done);
+  clReleaseEvent (done);
+  if (ret != CL_SUCCESS)
+    return clf_set_cl_error (err, ret, "clWaitForEvents");
+  return CLF_OK;
 }
 
 ClfStatus

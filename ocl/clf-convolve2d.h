@@ -134,6 +134,16 @@ ClfStatus clf_convolve2d_process_frame (ClfConvolve2d * conv,
     const ClfFrame2d * src, const ClfFrame2d * dst, ClfEdgeMode edge,
     ClfError * err);
 
+/* Queues one frame as clf_convolve2d_process_frame does, without waiting:
+ * *done (release it with clReleaseEvent) completes once dst holds the
+ * result and src is no longer read, so host planes must stay valid until
+ * then. On a GPU the next frame's upload runs beside this one's kernels,
+ * and its download beside the next one's, so a caller that submits frame
+ * n + 1 before waiting for frame n keeps the bus and the device busy. */
+ClfStatus clf_convolve2d_submit_frame (ClfConvolve2d * conv,
+    const ClfFrame2d * src, const ClfFrame2d * dst, ClfEdgeMode edge,
+    cl_event * done, ClfError * err);
+
 /* The FFT length for frame + kernel - 1 samples (even if even_only): a
  * 2^a 3^b 5^c 7^d with b + c + d <= 3, or a power of two within 10% of it. */
 size_t clf_convolve2d_padded_length (size_t frame, size_t kernel,

@@ -46,6 +46,13 @@ cl_kernel clf_context_create_kernel_full (ClfContext * ctx,
 ClfStatus clf_context_launch (ClfContext * ctx, cl_kernel kernel, size_t gx,
     size_t gy, size_t lx, size_t ly, const char *what, ClfError * err);
 
+/* A non-blocking frame transfer (as clf_context_upload/download) on queue
+ * (NULL: ctx's queue), after the n_wait events in wait */
+ClfStatus clf_context_transfer_on (ClfContext * ctx, cl_command_queue queue,
+    int upload, cl_mem buf, size_t offset, size_t stride, void *host,
+    size_t host_stride, size_t row_bytes, size_t rows, cl_uint n_wait,
+    const cl_event * wait, cl_event * done, ClfError * err);
+
 /* Largest transform length one fft_local work-group holds on ctx's device */
 size_t clf_context_local_fft_limit (ClfContext * ctx);
 /* complex values local memory holds (work-groups pack transforms in it) */

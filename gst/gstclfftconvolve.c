@@ -66,6 +66,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_clfft_convolve_debug);
 #define DEFAULT_NORMALIZE TRUE
 #define DEFAULT_BLOCK_SIZE 0
 #define MAX_BLOCK_SIZE (1 << 20)
+#define DEFAULT_FRAME_OVERLAP FALSE
 
 enum
 {
@@ -81,7 +82,8 @@ enum
   PROP_IR_LOCATION,
   PROP_BLOCK_SIZE,
   PROP_DEVICE,
-  PROP_DEVICE_NAME
+  PROP_DEVICE_NAME,
+  PROP_FRAME_OVERLAP
 };
 
 #define VIDEO_FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, " \
@@ -180,6 +182,10 @@ static GstFlowReturn gst_clfft_convolve_generate_output (GstBaseTransform *
     trans, GstBuffer ** outbuf);
 static GstFlowReturn gst_clfft_convolve_transform (GstBaseTransform * trans,
     GstBuffer * inbuf, GstBuffer * outbuf);
+static GstFlowReturn generate_video_output (GstClfftConvolve * self,
+    GstBuffer ** outbuf);
+static GstFlowReturn push_queued_frame (GstClfftConvolve * self);
+static void drop_queued_frame (GstClfftConvolve * self);
 
 static void
 gst_clfft_convolve_class_init (GstClfftConvolveClass * klass)
@@ -261,6 +267,14 @@ gst_clfft_convolve_class_init (GstClfftConvolveClass * klass)
           "(P:D)\" (NULL until it first starts; then the last one used)",
           NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
+  g_object_class_install_property (gobject_class, PROP_FRAME_OVERLAP,
+      g_param_spec_boolean ("frame-overlap", "Frame overlap",
+          "Queue each video frame from system memory before waiting for the "
+          "previous one, so that on a GPU its upload and the previous "
+          "frame's download run beside the convolution. A frame then goes "
+          "out when the next one comes in (or at EOS): one frame of latency",
+          DEFAULT_FRAME_OVERLAP, ready_flags));
+
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
@@ -303,6 +317,7 @@ gst_clfft_convolve_init (GstClfftConvolve * self)
   self->block_size = DEFAULT_BLOCK_SIZE;
   self->kernel_changed = TRUE;
   self->audio_latency = 0;
+  self->frame_overlap = DEFAULT_FRAME_OVERLAP;
   /* the base class would put a downstream peer's caps first, which for a
    * clfft element downstream of a system-memory one is system memory: the
    * order of transform_caps (frames on the device first) is ours */
@@ -493,6 +508,9 @@ gst_clfft_convolve_set_property (GObject * object, guint prop_id,
       g_free (self->device);
       self->device = g_value_dup_string (value);
       break;
+    case PROP_FRAME_OVERLAP:
+      self->frame_overlap = g_value_get_boolean (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -548,6 +566,9 @@ gst_clfft_convolve_get_property (GObject * object, guint prop_id,
       break;
     case PROP_DEVICE_NAME:
       g_value_set_string (value, self->device_name);
+      break;
+    case PROP_FRAME_OVERLAP:
+      g_value_set_boolean (value, self->frame_overlap);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -642,6 +663,7 @@ gst_clfft_convolve_stop (GstBaseTransform * trans)
   GstClfftConvolve *self = GST_CLFFT_CONVOLVE (trans);
 
   free_audio (self);
+  drop_queued_frame (self);
   g_clear_pointer (&self->conv2d, clf_convolve2d_free);
   self->conv2d_ready = FALSE;
   /* frames still held downstream keep their context through their memory */
@@ -796,10 +818,16 @@ gst_clfft_convolve_sink_event (GstBaseTransform * trans, GstEvent * event)
     case GST_EVENT_FLUSH_STOP:
       if (self->audio)
         gst_clfft_convolve_audio_reset (self->audio);
+      drop_queued_frame (self);
       break;
     default:
       break;
   }
+  /* the frame held back goes before anything that follows it in the
+   * stream (new caps and segments, EOS, tags) */
+  if (GST_EVENT_IS_SERIALIZED (event) &&
+      GST_EVENT_TYPE (event) != GST_EVENT_FLUSH_STOP)
+    push_queued_frame (self);
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
 
@@ -817,6 +845,12 @@ gst_clfft_convolve_query (GstBaseTransform * trans, GstPadDirection direction,
 
     GST_OBJECT_LOCK (self);
     latency = self->audio_latency;
+    /* a frame is held back until the next one comes in */
+    if (!self->is_audio && self->frame_overlap &&
+        GST_VIDEO_INFO_FPS_N (&self->vinfo) > 0)
+      latency += gst_util_uint64_scale_int (GST_SECOND,
+          GST_VIDEO_INFO_FPS_D (&self->vinfo),
+          GST_VIDEO_INFO_FPS_N (&self->vinfo));
     GST_OBJECT_UNLOCK (self);
     if (!gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (trans), query))
       return FALSE;
@@ -921,8 +955,7 @@ gst_clfft_convolve_generate_output (GstBaseTransform * trans,
   GstFlowReturn ret;
 
   if (!self->is_audio)
-    return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (trans,
-        outbuf);
+    return generate_video_output (self, outbuf);
 
   /* audio output is not one buffer per input: the first block comes
    * out once a block is in, so bypass prepare_output_buffer/transform */
@@ -1173,21 +1206,15 @@ unmap_side (ClfFrame2d * side, GstVideoFrame * frame, GstMapInfo * map)
     gst_video_frame_unmap (frame);
 }
 
+/* Maps both sides of f and queues the frame on the device. */
 static GstFlowReturn
-gst_clfft_convolve_transform (GstBaseTransform * trans, GstBuffer * inbuf,
-    GstBuffer * outbuf)
+submit_video_frame (GstClfftConvolve * self, GstClfftConvolveQueuedFrame * f)
 {
-  GstClfftConvolve *self = GST_CLFFT_CONVOLVE (trans);
-  GstVideoFrame in, out;
-  GstMapInfo in_map, out_map;
-  ClfFrame2d src, dst;
-  GstBuffer *unmappable;
   ClfError err = { CLF_OK, "" };
+  GstBuffer *unmappable;
   ClfEdgeMode edge;
   ClfStatus st;
 
-  if (self->is_audio || !self->conv2d)
-    return GST_FLOW_NOT_NEGOTIATED;
   if (!ensure_video_configured (self))
     return GST_FLOW_ERROR;
 
@@ -1195,22 +1222,22 @@ gst_clfft_convolve_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   edge = (ClfEdgeMode) self->edge_mode;
   GST_OBJECT_UNLOCK (self);
 
-  unmappable = inbuf;
-  if (!map_side (self, inbuf, FALSE, &in, &in_map, &src))
+  unmappable = f->inbuf;
+  if (!map_side (self, f->inbuf, FALSE, &f->in, &f->in_map, &f->src))
     goto map_failed;
-  unmappable = outbuf;
-  if (!map_side (self, outbuf, TRUE, &out, &out_map, &dst)) {
-    unmap_side (&src, &in, &in_map);
+  unmappable = f->outbuf;
+  if (!map_side (self, f->outbuf, TRUE, &f->out, &f->out_map, &f->dst)) {
+    unmap_side (&f->src, &f->in, &f->in_map);
     goto map_failed;
   }
   GST_LOG_OBJECT (self, "frame %" GST_TIME_FORMAT ", %s -> %s",
-      GST_TIME_ARGS (GST_BUFFER_PTS (inbuf)), src.mem ? "device" : "host",
-      dst.mem ? "device" : "host");
-  st = clf_convolve2d_process_frame (self->conv2d, &src, &dst, edge, &err);
-  unmap_side (&dst, &out, &out_map);
-  unmap_side (&src, &in, &in_map);
-
+      GST_TIME_ARGS (GST_BUFFER_PTS (f->inbuf)),
+      f->src.mem ? "device" : "host", f->dst.mem ? "device" : "host");
+  st = clf_convolve2d_submit_frame (self->conv2d, &f->src, &f->dst, edge,
+      &f->done, &err);
   if (st != CLF_OK) {
+    unmap_side (&f->dst, &f->out, &f->out_map);
+    unmap_side (&f->src, &f->in, &f->in_map);
     gst_clfft_device_post_error (GST_ELEMENT (self), self->ctx, &err,
         "convolving a video frame");
     return GST_FLOW_ERROR;
@@ -1227,7 +1254,131 @@ map_failed:
           GST_VIDEO_INFO_HEIGHT (&self->vinfo),
           GST_VIDEO_INFO_NAME (&self->vinfo),
           GST_VIDEO_INFO_SIZE (&self->vinfo),
-          unmappable == inbuf ? "input" : "output",
+          unmappable == f->inbuf ? "input" : "output",
           gst_buffer_get_size (unmappable)), (NULL));
   return GST_FLOW_ERROR;
+}
+
+/* Waits until f's result is in its output buffer and unmaps both sides. */
+static GstFlowReturn
+finish_video_frame (GstClfftConvolve * self, GstClfftConvolveQueuedFrame * f)
+{
+  cl_int ret = clWaitForEvents (1, &f->done);
+
+  clReleaseEvent (f->done);
+  f->done = NULL;
+  unmap_side (&f->dst, &f->out, &f->out_map);
+  unmap_side (&f->src, &f->in, &f->in_map);
+  if (ret != CL_SUCCESS) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("The OpenCL device failed while convolving a video frame"),
+        ("clWaitForEvents returned %d on %s", ret,
+            clf_context_describe (self->ctx)));
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+gst_clfft_convolve_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstClfftConvolve *self = GST_CLFFT_CONVOLVE (trans);
+  GstClfftConvolveQueuedFrame f = { NULL, };
+  GstFlowReturn ret;
+
+  if (self->is_audio || !self->conv2d)
+    return GST_FLOW_NOT_NEGOTIATED;
+  f.inbuf = inbuf;
+  f.outbuf = outbuf;
+  ret = submit_video_frame (self, &f);
+  if (ret == GST_FLOW_OK)
+    ret = finish_video_frame (self, &f);
+  return ret;
+}
+
+/* Finishes the frame held back: its output goes to *outbuf (NULL when
+ * there was none or it failed). */
+static GstFlowReturn
+take_queued_frame (GstClfftConvolve * self, GstBuffer ** outbuf)
+{
+  GstClfftConvolveQueuedFrame *f = &self->queued;
+  GstFlowReturn ret;
+
+  *outbuf = NULL;
+  if (!f->inbuf)
+    return GST_FLOW_OK;
+  ret = finish_video_frame (self, f);
+  if (ret == GST_FLOW_OK)
+    *outbuf = f->outbuf;
+  else
+    gst_buffer_unref (f->outbuf);
+  gst_buffer_unref (f->inbuf);
+  memset (f, 0, sizeof (*f));
+  return ret;
+}
+
+/* Sends the frame held back downstream, ahead of an event or of a frame
+ * that is not overlapped. */
+static GstFlowReturn
+push_queued_frame (GstClfftConvolve * self)
+{
+  GstBuffer *out;
+  GstFlowReturn ret = take_queued_frame (self, &out);
+
+  if (out)
+    ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), out);
+  return ret;
+}
+
+/* Waits for the frame held back and discards it (flush, stop). */
+static void
+drop_queued_frame (GstClfftConvolve * self)
+{
+  GstBuffer *out;
+
+  take_queued_frame (self, &out);
+  gst_clear_buffer (&out);
+}
+
+/* frame-overlap: a frame from system memory is queued, then the one held
+ * back since the previous call goes out, so the device uploads one frame
+ * and downloads another while it convolves. Frames in device memory have
+ * no copies to overlap and go through the base class. */
+static GstFlowReturn
+generate_video_output (GstClfftConvolve * self, GstBuffer ** outbuf)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstClfftConvolveQueuedFrame next = { NULL, };
+  gboolean overlap;
+  GstFlowReturn ret;
+
+  GST_OBJECT_LOCK (self);
+  overlap = self->frame_overlap && !self->in_device_caps &&
+      !self->out_device_caps;
+  GST_OBJECT_UNLOCK (self);
+  *outbuf = NULL;
+  if (!trans->queued_buf)
+    return GST_FLOW_OK;
+  if (!overlap || !self->conv2d || gst_base_transform_is_passthrough (trans)) {
+    if ((ret = push_queued_frame (self)) != GST_FLOW_OK)
+      return ret;
+    return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (trans,
+        outbuf);
+  }
+
+  next.inbuf = trans->queued_buf;
+  trans->queued_buf = NULL;
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer
+      (trans, next.inbuf, &next.outbuf);
+  if (ret == GST_FLOW_OK && next.outbuf)
+    ret = submit_video_frame (self, &next);
+  if (ret != GST_FLOW_OK || !next.outbuf) {
+    gst_clear_buffer (&next.outbuf);
+    gst_buffer_unref (next.inbuf);
+    return ret;
+  }
+  ret = take_queued_frame (self, outbuf);
+  self->queued = next;
+  return ret;
 }

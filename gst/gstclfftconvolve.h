@@ -32,6 +32,17 @@ typedef enum
   GST_CLFFT_CONVOLVE_EDGE_ZERO = CLF_EDGE_ZERO
 } GstClfftConvolveEdgeMode;
 
+/* A video frame queued on the device, its result not yet waited for: its
+ * buffers stay mapped until then. */
+typedef struct
+{
+  GstBuffer *inbuf, *outbuf;
+  GstVideoFrame in, out;
+  GstMapInfo in_map, out_map;
+  ClfFrame2d src, dst;
+  cl_event done;
+} GstClfftConvolveQueuedFrame;
+
 struct _GstClfftConvolve
 {
   GstBaseTransform parent;
@@ -52,6 +63,7 @@ struct _GstClfftConvolve
   gboolean kernel_changed;      /* video kernel needs rebuilding */
   gboolean in_device_caps;      /* negotiated memory:CLFFTBuffer, sink side */
   gboolean out_device_caps;     /* and src side */
+  gboolean frame_overlap;
 
   /* streaming thread state */
   ClfContext *ctx;
@@ -62,6 +74,7 @@ struct _GstClfftConvolve
   GstAudioInfo ainfo;
   ClfConvolve2d *conv2d;
   gboolean conv2d_ready;        /* configured for vinfo and the kernel */
+  GstClfftConvolveQueuedFrame queued;   /* the frame held back, if inbuf */
   GstClfftConvolveAudio *audio;
   GstClockTime audio_latency;   /* with the object lock, for queries */
 };

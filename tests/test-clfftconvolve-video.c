@@ -1178,6 +1178,131 @@ GST_START_TEST (test_pipeline_playing)
 
 GST_END_TEST;
 
+/* ---- frame overlap ------------------------------------------------------ */
+
+/* Pulls the next output and checks it is frame `in` convolved, with in's
+ * timestamp. */
+static void
+pull_and_check_overlap (GstHarness * h, const GstVideoInfo * info,
+    GstBuffer * in, const gchar * what)
+{
+  GstBuffer *out = gst_harness_try_pull (h);
+  RefKernel k[2];
+
+  fail_unless (out != NULL, "%s: no output", what);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), GST_BUFFER_PTS (in));
+  k[0] = ref_shape_kernel (SHAPE_GAUSSIAN, 6.0);
+  k[1] = ref_shape_kernel (SHAPE_GAUSSIAN, 3.0);
+  check_frame (info, in, out, k, EDGE_CLAMP, what);
+  ref_kernel_free (&k[0]);
+  ref_kernel_free (&k[1]);
+  gst_buffer_unref (out);
+}
+
+static GstBuffer *
+overlap_frame (const GstVideoInfo * info, guint i)
+{
+  GstBuffer *in = make_frame (info, FILL_RANDOM, 100 + i, 0, 0);
+
+  GST_BUFFER_PTS (in) = i * GST_BUFFER_DURATION (in);
+  return in;
+}
+
+/* frame-overlap=true holds each frame back until the next one comes in,
+ * through the two frame buffers and copy queues a GPU uses (forced here on
+ * any device): every frame comes out once, in order, convolved; a caps
+ * change and EOS push the frame held back out first. */
+GST_START_TEST (test_frame_overlap)
+{
+  GstVideoInfo info, info2;
+  GstHarness *h;
+  GstBuffer *in[6];
+  guint i;
+
+  g_setenv ("CLFFT_TRANSFER_QUEUES", "1", TRUE);
+  h = harness_for (GST_VIDEO_FORMAT_RGBA, 45, 33, &info);
+  g_object_set (h->element, "radius", 6.0f, "frame-overlap", TRUE, NULL);
+  for (i = 0; i < 4; i++) {
+    in[i] = overlap_frame (&info, i);
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in[i])),
+        GST_FLOW_OK);
+    /* the first frame is held back, then each push releases the one before */
+    fail_unless_equals_int (gst_harness_buffers_in_queue (h), i > 0);
+    if (i > 0)
+      pull_and_check_overlap (h, &info, in[i - 1], "overlapped frame");
+  }
+
+  /* new caps: the RGBA frame held back goes out before them */
+  harness_recaps (h, GST_VIDEO_FORMAT_I420, 50, 40, &info2);
+  pull_and_check_overlap (h, &info, in[3], "frame before new caps");
+  for (i = 4; i < 6; i++) {
+    in[i] = overlap_frame (&info2, i);
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in[i])),
+        GST_FLOW_OK);
+  }
+  pull_and_check_overlap (h, &info2, in[4], "frame after new caps");
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+
+  /* EOS: the last frame, then EOS */
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  pull_and_check_overlap (h, &info2, in[5], "last frame at EOS");
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+
+  for (i = 0; i < 6; i++)
+    gst_buffer_unref (in[i]);
+  gst_harness_teardown (h);
+  g_unsetenv ("CLFFT_TRANSFER_QUEUES");
+}
+
+GST_END_TEST;
+
+/* A flush drops the frame held back; the latency query counts it. */
+GST_START_TEST (test_frame_overlap_flush_and_latency)
+{
+  GstVideoInfo info;
+  GstHarness *h = gst_harness_new ("clfftconvolve");
+  GstBuffer *in[2];
+  GstQuery *q;
+  GstClockTime min;
+  GstCaps *caps;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 32, 24);
+  GST_VIDEO_INFO_FPS_N (&info) = 30;
+  GST_VIDEO_INFO_FPS_D (&info) = 1;
+  caps = gst_video_info_to_caps (&info);
+  gst_harness_set_caps (h, gst_caps_ref (caps), caps);
+  g_object_set (h->element, "radius", 6.0f, "frame-overlap", TRUE, NULL);
+
+  in[0] = overlap_frame (&info, 0);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in[0])),
+      GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  gst_harness_play (h);
+  gst_harness_set_caps (h, gst_video_info_to_caps (&info),
+      gst_video_info_to_caps (&info));
+  in[1] = overlap_frame (&info, 1);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in[1])),
+      GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+
+  /* upstream (the harness) reports no latency: ours is one frame */
+  q = gst_query_new_latency ();
+  fail_unless (gst_pad_peer_query (h->sinkpad, q));
+  gst_query_parse_latency (q, NULL, &min, NULL);
+  fail_unless_equals_uint64 (min, GST_SECOND / 30);
+  gst_query_unref (q);
+
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  pull_and_check_overlap (h, &info, in[1], "frame after the flush");
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  gst_buffer_unref (in[0]);
+  gst_buffer_unref (in[1]);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* ---- audio dispatch ----------------------------------------------------- */
 
 /* Audio caps go to the audio half: the output with the EOS tail equals the
@@ -1295,6 +1420,8 @@ clfftconvolve_video_suite (void)
   tcase_add_test (tc, test_change_while_playing);
   tcase_add_test (tc, test_controller);
   tcase_add_test (tc, test_pipeline_playing);
+  tcase_add_test (tc, test_frame_overlap);
+  tcase_add_test (tc, test_frame_overlap_flush_and_latency);
   tcase_add_test (tc, test_audio_dispatch);
   return s;
 }

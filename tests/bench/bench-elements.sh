@@ -62,15 +62,22 @@ only=${ONLY:-all}
 
 [ "$only" != audio ] && for size in 1920x1080 3840x2160; do
   w=${size%x*}; h=${size#*x}
-  caps="video/x-raw,format=RGBA,width=$w,height=$h,framerate=0/1"
-  # the queue gives the source its own thread, so that it runs beside the
-  # element instead of adding its time to every frame
-  src="videotestsrc pattern=black num-buffers=@N@ ! $caps ! queue max-size-buffers=4"
+  caps="video/x-raw,format=RGBA,width=$w,height=$h,framerate=30/1"
+  # one frame repeated by imagefreeze, no pixels written per frame: at
+  # 1080p videotestsrc alone made 1000-1400 frames/s on the H100 machine,
+  # about the element's rate, so it bounded the rows (until session 8).
+  # The queue gives the source its own thread, beside the element.
+  src="videotestsrc pattern=black num-buffers=1 ! $caps ! imagefreeze num-buffers=@N@ ! queue max-size-buffers=4"
   # frames come back to system memory: fakesink alone would take them in
   # device memory (memory:CLFFTBuffer) and the download would not be timed
   sink="video/x-raw ! fakesink"
   for r in 4 60 1000; do
     row "clfftconvolve $size RGBA radius=$r" "$frames" frames "$frames" "$src" "clfftconvolve radius=$r ! $sink"
+  done
+  # frame-overlap: each frame's upload and download beside the previous
+  # frame's convolution (one frame of latency)
+  for r in 4 60 1000; do
+    row "clfftconvolve $size RGBA radius=$r frame-overlap" "$frames" frames "$frames" "$src" "clfftconvolve radius=$r frame-overlap=true ! $sink"
   done
 done
 

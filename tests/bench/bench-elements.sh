@@ -3,7 +3,8 @@
 # the source alone and GStreamer's own CPU elements, in one run.
 # usage: bench-elements.sh BUILD_DIR [--quick]
 # CLFFT_DEVICE picks the device (default: first GPU, else PoCL); ONLY=video
-# or ONLY=audio runs those rows alone.
+# or ONLY=audio runs those rows alone; SIZES picks the video sizes
+# (default "1920x1080 3840x2160").
 set -u
 build=$(cd "${1:?build dir}" && pwd)
 quick=${2:-}
@@ -60,7 +61,7 @@ echo "| --- | --- | --- | --- | --- | --- |"
 
 only=${ONLY:-all}
 
-[ "$only" != audio ] && for size in 1920x1080 3840x2160; do
+[ "$only" != audio ] && for size in ${SIZES:-1920x1080 3840x2160}; do
   w=${size%x*}; h=${size#*x}
   caps="video/x-raw,format=RGBA,width=$w,height=$h,framerate=30/1"
   # one frame repeated by imagefreeze, no pixels written per frame: at

@@ -325,25 +325,26 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
 #endif
 #define BPT(R) ((R) >= 17 ? 1 : (R) >= 11 ? CLF_VALUES / 16 : CLF_VALUES / (R))
 
-#define STAGE_CASE_LOAD(R)                                              \
-  case R:                                                               \
-    _Pragma ("unroll")                                                  \
-    for (uint q = 0; q < BPT (R); q++) {                                \
-      uint jb = t + q * T;                                              \
-      if (jb < N / R && live)                                           \
-        STAGE_LOAD (R, (v + q * R), jb);                                \
-    }                                                                   \
-    break;
+/* A stage's gathers (its butterflies' loads and twiddles), then its
+ * butterflies and scatters: BPT (R) butterflies per thread. */
+#define STAGE_RUN_LOAD(R)                                               \
+  _Pragma ("unroll")                                                    \
+  for (uint q = 0; q < BPT (R); q++) {                                  \
+    uint jb = t + q * T;                                                \
+    if (jb < N / R && live)                                             \
+      STAGE_LOAD (R, (v + q * R), jb);                                  \
+  }
 
-#define STAGE_CASE_STORE(R)                                             \
-  case R:                                                               \
-    _Pragma ("unroll")                                                  \
-    for (uint q = 0; q < BPT (R); q++) {                                \
-      uint jb = t + q * T;                                              \
-      if (jb < N / R && live)                                           \
-        STAGE_STORE (R, (v + q * R), jb);                               \
-    }                                                                   \
-    break;
+#define STAGE_RUN_STORE(R)                                              \
+  _Pragma ("unroll")                                                    \
+  for (uint q = 0; q < BPT (R); q++) {                                  \
+    uint jb = t + q * T;                                                \
+    if (jb < N / R && live)                                             \
+      STAGE_STORE (R, (v + q * R), jb);                                 \
+  }
+
+#define STAGE_CASE_LOAD(R) case R: STAGE_RUN_LOAD (R) break;
+#define STAGE_CASE_STORE(R) case R: STAGE_RUN_STORE (R) break;
 
 /* Unrolling the stage loop folds each stage's radix and span into
  * constants in programs built for one length. */
@@ -389,7 +390,95 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
 
 /* All stages of one transform per group of T threads on x (local memory),
  * result in natural order in x. Uses the kernel's N, nstages, codes, T,
- * t, live, tw, x and direct-IO hooks (direct_load, direct_store). */
+ * t, live, tw, x and direct-IO hooks (direct_load, direct_store).
+ *
+ * Programs built for one length get their radices as CLF_R0, CLF_R1, ...
+ * and compile each stage for its radix alone. Through the generic loop,
+ * every unrolled stage held every radix's butterflies until the compiler
+ * folded the radix, and NVIDIA's build of one length took about 1 s. */
+#define CLF_STAGE_OF_(R)                                                \
+  {                                                                     \
+    STAGE_RUN_LOAD (R)                                                  \
+    barrier (CLK_LOCAL_MEM_FENCE);                                      \
+    STAGE_RUN_STORE (R)                                                 \
+    barrier (CLK_LOCAL_MEM_FENCE);                                      \
+    Ns *= (R);                                                          \
+    s++;                                                                \
+  }
+/* one more expansion, so that CLF_Ri is a number where dft##R pastes it */
+#define CLF_STAGE_OF(R) CLF_STAGE_OF_ (R)
+
+#ifdef CLF_R0
+#define CLF_STAGE_0 CLF_STAGE_OF (CLF_R0)
+#else
+#define CLF_STAGE_0
+#endif
+#ifdef CLF_R1
+#define CLF_STAGE_1 CLF_STAGE_OF (CLF_R1)
+#else
+#define CLF_STAGE_1
+#endif
+#ifdef CLF_R2
+#define CLF_STAGE_2 CLF_STAGE_OF (CLF_R2)
+#else
+#define CLF_STAGE_2
+#endif
+#ifdef CLF_R3
+#define CLF_STAGE_3 CLF_STAGE_OF (CLF_R3)
+#else
+#define CLF_STAGE_3
+#endif
+#ifdef CLF_R4
+#define CLF_STAGE_4 CLF_STAGE_OF (CLF_R4)
+#else
+#define CLF_STAGE_4
+#endif
+#ifdef CLF_R5
+#define CLF_STAGE_5 CLF_STAGE_OF (CLF_R5)
+#else
+#define CLF_STAGE_5
+#endif
+#ifdef CLF_R6
+#define CLF_STAGE_6 CLF_STAGE_OF (CLF_R6)
+#else
+#define CLF_STAGE_6
+#endif
+#ifdef CLF_R7
+#define CLF_STAGE_7 CLF_STAGE_OF (CLF_R7)
+#else
+#define CLF_STAGE_7
+#endif
+#ifdef CLF_R8
+#define CLF_STAGE_8 CLF_STAGE_OF (CLF_R8)
+#else
+#define CLF_STAGE_8
+#endif
+#ifdef CLF_R9
+#define CLF_STAGE_9 CLF_STAGE_OF (CLF_R9)
+#else
+#define CLF_STAGE_9
+#endif
+#ifdef CLF_R10
+#define CLF_STAGE_10 CLF_STAGE_OF (CLF_R10)
+#else
+#define CLF_STAGE_10
+#endif
+#ifdef CLF_R11
+#define CLF_STAGE_11 CLF_STAGE_OF (CLF_R11)
+#else
+#define CLF_STAGE_11
+#endif
+
+#if defined (CLF_FIXED) && defined (CLF_R0)
+#define CLF_RUN_STAGES()                                                \
+  {                                                                     \
+    uint Ns = 1, s = 0;                                                 \
+    float2 v[32];                                                       \
+    CLF_STAGE_0 CLF_STAGE_1 CLF_STAGE_2 CLF_STAGE_3                     \
+    CLF_STAGE_4 CLF_STAGE_5 CLF_STAGE_6 CLF_STAGE_7                     \
+    CLF_STAGE_8 CLF_STAGE_9 CLF_STAGE_10 CLF_STAGE_11                   \
+  }
+#else
 #define CLF_RUN_STAGES()                                                \
   {                                                                     \
     uint Ns = 1;                                                        \
@@ -428,6 +517,7 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
       Ns *= R;                                                          \
     }                                                                   \
   }
+#endif
 
 /* Element j of the input of transform b as complex. */
 inline float2

@@ -434,6 +434,9 @@ transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
   return G;
 }
 
+/* stages kernels/fft.cl spells out one by one (CLF_STAGE_0 to _11) */
+#define MAX_FIXED_STAGES 12
+
 static ClfStatus
 local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
     cl_uint flags, int pad, const char *defines, const char *name,
@@ -507,12 +510,17 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
     /* a program for this length: constants instead of run-time values.
      * The generic program is not built at all then: on NVIDIA it takes
      * about 15 s to compile, a specialised one 1-4 s. */
-    char fixed[512];
+    char fixed[768];
     size_t kwg_fixed = 0;
-    snprintf (fixed, sizeof (fixed), "-DCLF_FIXED -DCLF_N=%zuu "
+    int len = snprintf (fixed, sizeof (fixed), "-DCLF_FIXED -DCLF_N=%zuu "
         "-DCLF_NSTAGES=%du -DCLF_T=%zuu -DCLF_G=%zuu -DCLF_CODES=%lluul "
         "-DCLF_FLAGS=%uu %s", n, ns, T, lk->G,
         (unsigned long long) lk->codes, flags, generic);
+    /* each stage compiled for its radix alone (CLF_STAGE_i in fft.cl) */
+    for (int i = 0; i < ns && ns <= MAX_FIXED_STAGES &&
+        len < (int) sizeof (fixed); i++)
+      len += snprintf (fixed + len, sizeof (fixed) - len, " -DCLF_R%d=%u", i,
+          lk->radices[i]);
     kernel = clf_context_create_kernel_full (ctx, "fft", fixed, name, err);
     if (!kernel)
       return err ? err->code : CLF_ERROR_BUILD;

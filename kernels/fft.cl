@@ -519,6 +519,209 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
   }
 #endif
 
+/* One switch over the stage radices, CASE (R) for each */
+#define STAGE_SWITCH(RADIX, CASE)                                       \
+  switch (RADIX) {                                                      \
+    CASE (2) CASE (3) CASE (4) CASE (5) CASE (7) CASE (8) CASE (11)     \
+    CASE (13) CASE (16)                                                 \
+    STAGE_BIG_CASES (CASE)                                              \
+    STAGE_COMPOSITE_CASES (CASE)                                        \
+  }
+
+/* ---- Stages with the values in registers (CLF_PLANAR_EXCHANGE) -------------
+ * A transform too long for local memory as float2 (8192 points: 64 KiB
+ * against 48) keeps its values in registers from stage to stage and
+ * passes them through local memory one component at a time: real parts,
+ * then imaginary parts, N floats. Four barriers a stage instead of two,
+ * one pass over global memory instead of the two of a four-step split.
+ * Reads the input and writes the output directly (direct_load and
+ * direct_store must hold). Butterfly j's inputs and outputs sit where
+ * STAGE_LOAD and STAGE_STORE put them. */
+#define PLANAR_RUN(R, OP)                                               \
+  _Pragma ("unroll")                                                    \
+  for (uint q = 0; q < BPT (R); q++) {                                  \
+    uint jb = t + q * T;                                                \
+    if (jb < N / R && live)                                             \
+      OP (R, (v + q * R), jb);                                          \
+  }
+#define PLANAR_EACH(R, OP) case R: PLANAR_RUN (R, OP) break;
+
+#define PLANAR_OP_LOAD0(R, w, j)                                         \
+  for (uint r = 0; r < R; r++)                                          \
+    w[r] = CLF_DIRECT_LOAD ((j) + r * (N / R));
+#define PLANAR_OP_GET_X(R, w, j)                                         \
+  for (uint r = 0; r < R; r++)                                          \
+    w[r].x = xs[LX ((j) + r * (N / R))];
+#define PLANAR_OP_GET_Y(R, w, j)                                         \
+  for (uint r = 0; r < R; r++)                                          \
+    w[r].y = xs[LX ((j) + r * (N / R))];
+#define PLANAR_OP_TWIDDLE(R, w, j)                                       \
+  {                                                                     \
+    uint k_ = (j) % Ns, step_ = N / (Ns * R);                           \
+    for (uint r = 1; r < R; r++)                                        \
+      w[r] = cmul (w[r], CLF_TW (R, k_ * step_, r));                    \
+  }
+#define PLANAR_OP_DFT(R, w, j) dft##R (w);
+/* outputs of the stage of span SPAN: this stage's (Ns) or the last one's */
+#define PLANAR_OP_PUT(R, w, j, SPAN, C)                                  \
+  {                                                                     \
+    uint o_ = ((j) / SPAN) * SPAN * R + (j) % SPAN;                     \
+    for (uint r = 0; r < R; r++)                                        \
+      xs[LX (o_ + r * SPAN)] = w[r].C;                                  \
+  }
+#define PLANAR_OP_PUT_X(R, w, j) PLANAR_OP_PUT (R, w, j, Ns, x)
+#define PLANAR_OP_PUT_PREV_Y(R, w, j) PLANAR_OP_PUT (R, w, j, Nsp, y)
+#define PLANAR_OP_STORE(R, w, j)                                         \
+  {                                                                     \
+    uint o_ = ((j) / Ns) * Ns * R + (j) % Ns;                           \
+    for (uint r = 0; r < R; r++)                                        \
+      CLF_DIRECT_STORE (o_ + r * Ns, w[r]);                             \
+  }
+
+#define PLANAR_CASE_LOAD0(R) PLANAR_EACH (R, PLANAR_OP_LOAD0)
+#define PLANAR_CASE_GET_X(R) PLANAR_EACH (R, PLANAR_OP_GET_X)
+#define PLANAR_CASE_GET_Y(R) PLANAR_EACH (R, PLANAR_OP_GET_Y)
+#define PLANAR_CASE_TWIDDLE(R) PLANAR_EACH (R, PLANAR_OP_TWIDDLE)
+#define PLANAR_CASE_DFT(R) PLANAR_EACH (R, PLANAR_OP_DFT)
+#define PLANAR_CASE_PUT_X(R) PLANAR_EACH (R, PLANAR_OP_PUT_X)
+#define PLANAR_CASE_PUT_PREV_Y(R) PLANAR_EACH (R, PLANAR_OP_PUT_PREV_Y)
+#define PLANAR_CASE_STORE(R) PLANAR_EACH (R, PLANAR_OP_STORE)
+
+/* All stages, the input read and the output written directly; xs is the
+ * transform's N floats of local memory. A stage's inputs come in as real
+ * parts, then the last stage's imaginary parts go out from the same
+ * registers (still in that stage's order), then they come in. */
+/* A program for one length spells the stages out (as CLF_STAGE_i): stage
+ * radix R after a stage of radix RP. */
+#define PLANAR_STAGE_OF_(R, RP)                                         \
+  {                                                                     \
+    if (s == 0) {                                                       \
+      PLANAR_RUN (R, PLANAR_OP_LOAD0)                                   \
+    } else {                                                            \
+      PLANAR_RUN (R, PLANAR_OP_GET_X)                                   \
+      barrier (CLK_LOCAL_MEM_FENCE);                                    \
+      PLANAR_RUN (RP, PLANAR_OP_PUT_PREV_Y)                             \
+      barrier (CLK_LOCAL_MEM_FENCE);                                    \
+      PLANAR_RUN (R, PLANAR_OP_GET_Y)                                   \
+      barrier (CLK_LOCAL_MEM_FENCE);                                    \
+      PLANAR_RUN (R, PLANAR_OP_TWIDDLE)                                 \
+    }                                                                   \
+    PLANAR_RUN (R, PLANAR_OP_DFT)                                       \
+    if (s + 1 == nstages) {                                             \
+      PLANAR_RUN (R, PLANAR_OP_STORE)                                   \
+    } else {                                                            \
+      PLANAR_RUN (R, PLANAR_OP_PUT_X)                                   \
+      barrier (CLK_LOCAL_MEM_FENCE);                                    \
+    }                                                                   \
+    Nsp = Ns;                                                           \
+    Ns *= (R);                                                          \
+    s++;                                                                \
+  }
+#define PLANAR_STAGE_OF(R, RP) PLANAR_STAGE_OF_ (R, RP)
+
+#ifdef CLF_R0
+#define CLF_PSTAGE_0 PLANAR_STAGE_OF (CLF_R0, CLF_R0)
+#else
+#define CLF_PSTAGE_0
+#endif
+#ifdef CLF_R1
+#define CLF_PSTAGE_1 PLANAR_STAGE_OF (CLF_R1, CLF_R0)
+#else
+#define CLF_PSTAGE_1
+#endif
+#ifdef CLF_R2
+#define CLF_PSTAGE_2 PLANAR_STAGE_OF (CLF_R2, CLF_R1)
+#else
+#define CLF_PSTAGE_2
+#endif
+#ifdef CLF_R3
+#define CLF_PSTAGE_3 PLANAR_STAGE_OF (CLF_R3, CLF_R2)
+#else
+#define CLF_PSTAGE_3
+#endif
+#ifdef CLF_R4
+#define CLF_PSTAGE_4 PLANAR_STAGE_OF (CLF_R4, CLF_R3)
+#else
+#define CLF_PSTAGE_4
+#endif
+#ifdef CLF_R5
+#define CLF_PSTAGE_5 PLANAR_STAGE_OF (CLF_R5, CLF_R4)
+#else
+#define CLF_PSTAGE_5
+#endif
+#ifdef CLF_R6
+#define CLF_PSTAGE_6 PLANAR_STAGE_OF (CLF_R6, CLF_R5)
+#else
+#define CLF_PSTAGE_6
+#endif
+#ifdef CLF_R7
+#define CLF_PSTAGE_7 PLANAR_STAGE_OF (CLF_R7, CLF_R6)
+#else
+#define CLF_PSTAGE_7
+#endif
+#ifdef CLF_R8
+#define CLF_PSTAGE_8 PLANAR_STAGE_OF (CLF_R8, CLF_R7)
+#else
+#define CLF_PSTAGE_8
+#endif
+#ifdef CLF_R9
+#define CLF_PSTAGE_9 PLANAR_STAGE_OF (CLF_R9, CLF_R8)
+#else
+#define CLF_PSTAGE_9
+#endif
+#ifdef CLF_R10
+#define CLF_PSTAGE_10 PLANAR_STAGE_OF (CLF_R10, CLF_R9)
+#else
+#define CLF_PSTAGE_10
+#endif
+#ifdef CLF_R11
+#define CLF_PSTAGE_11 PLANAR_STAGE_OF (CLF_R11, CLF_R10)
+#else
+#define CLF_PSTAGE_11
+#endif
+
+#if defined (CLF_FIXED) && defined (CLF_R0)
+#define CLF_RUN_STAGES_PLANAR()                                          \
+  {                                                                     \
+    uint Ns = 1, Nsp = 1, s = 0;                                        \
+    float2 v[32];                                                       \
+    CLF_PSTAGE_0 CLF_PSTAGE_1 CLF_PSTAGE_2 CLF_PSTAGE_3                 \
+    CLF_PSTAGE_4 CLF_PSTAGE_5 CLF_PSTAGE_6 CLF_PSTAGE_7                 \
+    CLF_PSTAGE_8 CLF_PSTAGE_9 CLF_PSTAGE_10 CLF_PSTAGE_11               \
+  }
+#else
+#define CLF_RUN_STAGES_PLANAR()                                          \
+  {                                                                     \
+    uint Ns = 1, Nsp = 1, Rp = 1;                                       \
+    float2 v[32];                                                       \
+    CLF_STAGE_LOOP_HINT                                                 \
+    for (uint s = 0; s < nstages; s++) {                                \
+      uint R = clf_radix_of_code ((uint) (codes >> (4 * s)) & 15u);     \
+      if (s == 0) {                                                     \
+        STAGE_SWITCH (R, PLANAR_CASE_LOAD0)                              \
+      } else {                                                          \
+        STAGE_SWITCH (R, PLANAR_CASE_GET_X)                              \
+        barrier (CLK_LOCAL_MEM_FENCE);                                  \
+        STAGE_SWITCH (Rp, PLANAR_CASE_PUT_PREV_Y)                        \
+        barrier (CLK_LOCAL_MEM_FENCE);                                  \
+        STAGE_SWITCH (R, PLANAR_CASE_GET_Y)                              \
+        barrier (CLK_LOCAL_MEM_FENCE);                                  \
+        STAGE_SWITCH (R, PLANAR_CASE_TWIDDLE)                            \
+      }                                                                 \
+      STAGE_SWITCH (R, PLANAR_CASE_DFT)                                  \
+      if (s + 1 == nstages) {                                           \
+        STAGE_SWITCH (R, PLANAR_CASE_STORE)                              \
+      } else {                                                          \
+        STAGE_SWITCH (R, PLANAR_CASE_PUT_X)                              \
+        barrier (CLK_LOCAL_MEM_FENCE);                                  \
+      }                                                                 \
+      Nsp = Ns;                                                         \
+      Rp = R;                                                           \
+      Ns *= R;                                                          \
+    }                                                                   \
+  }
+#endif
+
 /* Element j of the input of transform b as complex. */
 inline float2
 clf_load (__global const float2 * src, __global const float *srcr,
@@ -642,6 +845,12 @@ fft_local (__global const float2 * src, __global float2 * dst,
     return;
   }
 
+#ifdef CLF_PLANAR_EXCHANGE
+  {
+    __local float *xs = (__local float *) buf + g * LS;
+    CLF_RUN_STAGES_PLANAR ();
+  }
+#else
   if (block_io) {
     /* element j of the group's transform gi at i = gi * N + j */
     const uint base0 = in.s0 + clf_batch_offset (in, b0);
@@ -684,6 +893,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
       clf_store (dst, dstr, flags, base, out.s1, j, first, store_step,
           count, buf[sg * LS + LX (j)], scale, post_tw, post_shift, sn2);
   }
+#endif /* CLF_PLANAR_EXCHANGE */
 }
 #undef CLF_DIRECT_LOAD
 #undef CLF_DIRECT_STORE

@@ -15,6 +15,8 @@
 #define IN_HERMITIAN   (1u << 6)
 #define OUT_REAL       (1u << 7)
 #define BLOCK_IO       (1u << 8)
+/* host-only: built with CLF_PLANAR_EXCHANGE (kernels/fft.cl) */
+#define PLANAR         (1u << 9)
 #define IN_FLAGS  (CONJ_IN | IN_REAL | IN_HERMITIAN)
 #define OUT_FLAGS (CONJ_OUT | OUT_REAL)
 

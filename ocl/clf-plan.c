@@ -413,13 +413,49 @@ fits_local (ClfPlan * plan, size_t n)
   return clf_fits_local (plan->ctx, n);
 }
 
+/* Whether ax can run as one fft_local pass whose stages pass their
+ * values through local memory one component at a time (PLANAR): on GPUs,
+ * lengths whose float2 values do not fit local memory but one float per
+ * point does (8192 and 6720 with 48 KiB, which otherwise take two passes
+ * over global memory), read and written directly, so rows rather than
+ * columns. Only in programs built for one length, each stage compiled
+ * for its radix: on the H100 8192 x2048 then ran 150 us against 204 in
+ * two passes, 6720 141-153 against 179-197 (VkFFT 170); through the
+ * stage loop over every radix it had been slower than two passes.
+ * CLFFT_PLANAR=0 turns it off; =1 uses it for every length of such a
+ * layout that fits (to test the form on CPU devices, with
+ * CLFFT_DIRECT_IO=1 and CLFFT_SPECIALIZE=1). */
+static int
+fits_planar (ClfPlan * plan, const Axis * ax)
+{
+  ClfContext *ctx = plan->ctx;
+  const char *env = getenv ("CLFFT_PLANAR");
+  unsigned radices[CLF_MAX_STAGES];
+  int ns;
+
+  if (env && env[0] == '0')
+    return 0;
+  if (!direct_io (ctx) || !specialize (ctx) || ax->in.stride != 1 ||
+      ax->out.stride != 1)
+    return 0;
+  if (!(env && env[0] == '1') && clf_fits_local (ctx, ax->n))
+    return 0;
+  ns = local_radices (ax->n, radices);
+  return ns > 0 && local_stride (lds_pad (ctx), ax->n) <=
+      2 * clf_context_local_capacity (ctx) &&
+      local_threads (ax->n, radices, ns, 32) <=
+      clf_context_max_work_group (ctx);
+}
+
 /* Transforms one work-group runs: several small ones keep the device
  * busy, within local memory and the work-group size. */
 static size_t
 transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
     size_t maxwg, cl_uint flags)
 {
-  size_t capacity = clf_context_local_capacity (ctx), G = 1;
+  /* planar exchange: one float per point in local memory */
+  size_t capacity = clf_context_local_capacity (ctx) *
+      ((flags & PLANAR) ? 2 : 1), G = 1;
   size_t aim = (flags & BLOCK_IO) ? block_group_threads () : group_threads ();
 
   while (G * 2 <= batch && G * 2 * ls <= capacity
@@ -464,8 +500,9 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
         lk->radices[i] == 16;
     lk->codes |= (cl_ulong) clf_radix_code (lk->radices[i]) << (4 * i);
   }
-  snprintf (generic, sizeof (generic), "%s%s%s%s%s%s%s",
+  snprintf (generic, sizeof (generic), "%s%s%s%s%s%s%s%s",
       direct_io (ctx) ? "" : "-DCLF_NO_DIRECT_IO ", pad ? "-DCLF_LDS_PAD " : "",
+      (flags & PLANAR) ? "-DCLF_PLANAR_EXCHANGE " : "",
       big ? "-DCLF_BIG_RADICES " : "",
       composite ? "-DCLF_COMPOSITE_RADICES " : "",
       values != 32 ? "-DCLF_VALUES=16 " : "",
@@ -501,7 +538,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   } else {
     T = widen_threads (ctx, n, batch, lk->radices, ns, T, maxwg);
   }
-  if ((flags & BLOCK_IO) && !block_io_pays (ctx, T))
+  if ((flags & BLOCK_IO) && ((flags & PLANAR) || !block_io_pays (ctx, T)))
     flags &= ~BLOCK_IO;
   lk->flags = flags;
   lk->G = transforms_per_group (ctx, batch, T, ls, maxwg, flags);
@@ -538,6 +575,12 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
       if (values == 16)
         return local_kernel_new (ctx, n, batch, flags, pad, defines, name,
             32, lk, err);
+      /* the generic planar program took 56 s to build on NVIDIA (8640):
+       * the caller takes two passes instead */
+      if (flags & PLANAR)
+        return clf_set_error (err, CLF_ERROR_UNSUPPORTED, "length %zu: the "
+            "planar program allows %zu threads, needs %zu", n, kwg_fixed,
+            lk->G * T);
     }
   }
   if (!kernel) {
@@ -616,7 +659,7 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
     flags |= POST_TWIDDLE;
   /* contiguous transforms may be read and written as one span */
   if (!load_bfast && !(flags & STORE_BFAST) && ax->in.stride == 1 &&
-      ax->out.stride == 1)
+      ax->out.stride == 1 && !(flags & PLANAR))
     flags |= BLOCK_IO;
 
   st = clf_local_kernel_new (plan->ctx, ax->n, ax->batch, flags, pad, NULL,
@@ -680,8 +723,10 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
     e |= SET_ARG (p->kernel, 10, store_step);
     e |= SET_ARG (p->kernel, 11, scale);
     e |= SET_ARG (p->kernel, 13, post_div);
-    /* transforms sit at an odd stride in local memory */
-    e |= clSetKernelArg (p->kernel, 12, G * ls * sizeof (cl_float2), NULL);
+    /* transforms sit at an odd stride in local memory, in floats when
+     * planar */
+    e |= clSetKernelArg (p->kernel, 12, G * ls * ((flags & PLANAR) ?
+            sizeof (cl_float) : sizeof (cl_float2)), NULL);
     if (e != CL_SUCCESS)
       return clf_set_cl_error (err, e, "clSetKernelArg (fft_local)");
   }
@@ -692,7 +737,8 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
   describe_append (plan, " local(%zu:", ax->n);
   for (int i = 0; i < ns; i++)
     describe_append (plan, "%s%u", i ? "x" : "", lk.radices[i]);
-  describe_append (plan, (flags & BLOCK_IO) ? ",block)" : ")");
+  describe_append (plan, (flags & BLOCK_IO) ? ",block)" :
+      (flags & PLANAR) ? ",planar)" : ")");
   return CLF_OK;
 }
 
@@ -1112,6 +1158,16 @@ add_axis (ClfPlan * plan, const Axis * ax_in, ClfError * err)
   if (clf_plan_cpu_add_axis (plan, &ax, &st, err))
     return st;
 
+  if (fits_planar (plan, &ax)) {
+    st = add_local_pass (plan, &ax, PLANAR, 0, 0, 1, 1, 1, err);
+    /* too few threads allowed for the planar program: two passes */
+    if (st != CLF_ERROR_UNSUPPORTED)
+      return st;
+    if (err) {
+      err->code = CLF_OK;
+      err->message[0] = '\0';
+    }
+  }
   if (fits_local (plan, ax.n))
     return add_local_pass (plan, &ax, 0, 0, 0, 1, 1, 1, err);
 

@@ -439,6 +439,30 @@ test_block_io (void)
   unsetenv ("CLFFT_SPECIALIZE");
 }
 
+/* fft_local keeping its values in registers between stages and passing
+ * them through local memory one component at a time, as GPUs run 8192
+ * and 6720 (CLFFT_PLANAR=1 uses it wherever the layout allows) */
+static void
+test_planar_exchange (void)
+{
+  static const size_t sizes[] = { 2, 12, 64, 1000, 4096, 8192 };
+
+  setenv ("CLFFT_SPECIALIZE", "1", 1);
+  setenv ("CLFFT_CPU_PATH", "0", 1);
+  setenv ("CLFFT_DIRECT_IO", "1", 1);
+  setenv ("CLFFT_PLANAR", "1", 1);
+  check_plan_uses (1000, 0, "local(1000:8x5x5x5,planar)");
+  check_lengths ("planar", sizes, sizeof (sizes) / sizeof (sizes[0]));
+  check_err ("planar c2r", 1000, 1, run_simple (CLF_C2R, CLF_INVERSE, 1000,
+          0, 2));
+  check_err ("planar 2d", 64, 48, run_simple (CLF_C2C, CLF_FORWARD, 64, 48,
+          2));
+  unsetenv ("CLFFT_PLANAR");
+  unsetenv ("CLFFT_DIRECT_IO");
+  unsetenv ("CLFFT_CPU_PATH");
+  unsetenv ("CLFFT_SPECIALIZE");
+}
+
 /* the three-pass split GPUs use for lengths too long for two passes */
 static void
 test_three_step (void)
@@ -702,6 +726,7 @@ main (int argc, char **argv)
   harness_run ("errors", test_errors);
   harness_run ("specialised fft_local", test_specialized_local);
   harness_run ("fft_local block I/O", test_block_io);
+  harness_run ("fft_local planar exchange", test_planar_exchange);
   harness_run ("three-pass split", test_three_step);
   harness_run ("every length 1..1024", test_every_length_to_1024);
   harness_run ("real every length 1..256", test_real_every_length_to_256);

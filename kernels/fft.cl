@@ -325,23 +325,18 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
 #endif
 #define BPT(R) ((R) >= 17 ? 1 : (R) >= 11 ? CLF_VALUES / 16 : CLF_VALUES / (R))
 
-/* A stage's gathers (its butterflies' loads and twiddles), then its
- * butterflies and scatters: BPT (R) butterflies per thread. */
-#define STAGE_RUN_LOAD(R)                                               \
+/* OP (R, values, j) for each of a thread's BPT (R) butterflies j of a
+ * stage: STAGE_LOAD gathers (loads and twiddles), STAGE_STORE does the
+ * butterflies and scatters. */
+#define STAGE_EACH(R, OP)                                               \
   _Pragma ("unroll")                                                    \
   for (uint q = 0; q < BPT (R); q++) {                                  \
     uint jb = t + q * T;                                                \
     if (jb < N / R && live)                                             \
-      STAGE_LOAD (R, (v + q * R), jb);                                  \
+      OP (R, (v + q * R), jb);                                          \
   }
-
-#define STAGE_RUN_STORE(R)                                              \
-  _Pragma ("unroll")                                                    \
-  for (uint q = 0; q < BPT (R); q++) {                                  \
-    uint jb = t + q * T;                                                \
-    if (jb < N / R && live)                                             \
-      STAGE_STORE (R, (v + q * R), jb);                                 \
-  }
+#define STAGE_RUN_LOAD(R) STAGE_EACH (R, STAGE_LOAD)
+#define STAGE_RUN_STORE(R) STAGE_EACH (R, STAGE_STORE)
 
 #define STAGE_CASE_LOAD(R) case R: STAGE_RUN_LOAD (R) break;
 #define STAGE_CASE_STORE(R) case R: STAGE_RUN_STORE (R) break;
@@ -519,15 +514,6 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
   }
 #endif
 
-/* One switch over the stage radices, CASE (R) for each */
-#define STAGE_SWITCH(RADIX, CASE)                                       \
-  switch (RADIX) {                                                      \
-    CASE (2) CASE (3) CASE (4) CASE (5) CASE (7) CASE (8) CASE (11)     \
-    CASE (13) CASE (16)                                                 \
-    STAGE_BIG_CASES (CASE)                                              \
-    STAGE_COMPOSITE_CASES (CASE)                                        \
-  }
-
 /* ---- Stages with the values in registers (CLF_PLANAR_EXCHANGE) -------------
  * A transform too long for local memory as float2 (8192 points: 64 KiB
  * against 48) keeps its values in registers from stage to stage and
@@ -537,14 +523,6 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
  * Reads the input and writes the output directly (direct_load and
  * direct_store must hold). Butterfly j's inputs and outputs sit where
  * STAGE_LOAD and STAGE_STORE put them. */
-#define PLANAR_RUN(R, OP)                                               \
-  _Pragma ("unroll")                                                    \
-  for (uint q = 0; q < BPT (R); q++) {                                  \
-    uint jb = t + q * T;                                                \
-    if (jb < N / R && live)                                             \
-      OP (R, (v + q * R), jb);                                          \
-  }
-#define PLANAR_EACH(R, OP) case R: PLANAR_RUN (R, OP) break;
 
 #define PLANAR_OP_LOAD0(R, w, j)                                         \
   for (uint r = 0; r < R; r++)                                          \
@@ -578,39 +556,31 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
       CLF_DIRECT_STORE (o_ + r * Ns, w[r]);                             \
   }
 
-#define PLANAR_CASE_LOAD0(R) PLANAR_EACH (R, PLANAR_OP_LOAD0)
-#define PLANAR_CASE_GET_X(R) PLANAR_EACH (R, PLANAR_OP_GET_X)
-#define PLANAR_CASE_GET_Y(R) PLANAR_EACH (R, PLANAR_OP_GET_Y)
-#define PLANAR_CASE_TWIDDLE(R) PLANAR_EACH (R, PLANAR_OP_TWIDDLE)
-#define PLANAR_CASE_DFT(R) PLANAR_EACH (R, PLANAR_OP_DFT)
-#define PLANAR_CASE_PUT_X(R) PLANAR_EACH (R, PLANAR_OP_PUT_X)
-#define PLANAR_CASE_PUT_PREV_Y(R) PLANAR_EACH (R, PLANAR_OP_PUT_PREV_Y)
-#define PLANAR_CASE_STORE(R) PLANAR_EACH (R, PLANAR_OP_STORE)
-
-/* All stages, the input read and the output written directly; xs is the
- * transform's N floats of local memory. A stage's inputs come in as real
- * parts, then the last stage's imaginary parts go out from the same
- * registers (still in that stage's order), then they come in. */
-/* A program for one length spells the stages out (as CLF_STAGE_i): stage
- * radix R after a stage of radix RP. */
+/* One planar stage of radix R (a number) after a stage of radix RP: its
+ * inputs come in as real parts, then the last stage's imaginary parts go
+ * out from the same registers (still in that stage's order), then they
+ * come in. Only programs for one length take the planar form (fits_planar
+ * in ocl/clf-plan.c): through a loop over every radix it ran slower than
+ * two passes and took up to a minute to build. */
+#define PLANAR_STEP(R, STEP) STAGE_EACH (R, PLANAR_OP_##STEP)
 #define PLANAR_STAGE_OF_(R, RP)                                         \
   {                                                                     \
     if (s == 0) {                                                       \
-      PLANAR_RUN (R, PLANAR_OP_LOAD0)                                   \
+      PLANAR_STEP (R, LOAD0)                                            \
     } else {                                                            \
-      PLANAR_RUN (R, PLANAR_OP_GET_X)                                   \
+      PLANAR_STEP (R, GET_X)                                            \
       barrier (CLK_LOCAL_MEM_FENCE);                                    \
-      PLANAR_RUN (RP, PLANAR_OP_PUT_PREV_Y)                             \
+      PLANAR_STEP (RP, PUT_PREV_Y)                                      \
       barrier (CLK_LOCAL_MEM_FENCE);                                    \
-      PLANAR_RUN (R, PLANAR_OP_GET_Y)                                   \
+      PLANAR_STEP (R, GET_Y)                                            \
       barrier (CLK_LOCAL_MEM_FENCE);                                    \
-      PLANAR_RUN (R, PLANAR_OP_TWIDDLE)                                 \
+      PLANAR_STEP (R, TWIDDLE)                                          \
     }                                                                   \
-    PLANAR_RUN (R, PLANAR_OP_DFT)                                       \
+    PLANAR_STEP (R, DFT)                                                \
     if (s + 1 == nstages) {                                             \
-      PLANAR_RUN (R, PLANAR_OP_STORE)                                   \
+      PLANAR_STEP (R, STORE)                                            \
     } else {                                                            \
-      PLANAR_RUN (R, PLANAR_OP_PUT_X)                                   \
+      PLANAR_STEP (R, PUT_X)                                            \
       barrier (CLK_LOCAL_MEM_FENCE);                                    \
     }                                                                   \
     Nsp = Ns;                                                           \
@@ -689,37 +659,8 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
     CLF_PSTAGE_4 CLF_PSTAGE_5 CLF_PSTAGE_6 CLF_PSTAGE_7                 \
     CLF_PSTAGE_8 CLF_PSTAGE_9 CLF_PSTAGE_10 CLF_PSTAGE_11               \
   }
-#else
-#define CLF_RUN_STAGES_PLANAR()                                          \
-  {                                                                     \
-    uint Ns = 1, Nsp = 1, Rp = 1;                                       \
-    float2 v[32];                                                       \
-    CLF_STAGE_LOOP_HINT                                                 \
-    for (uint s = 0; s < nstages; s++) {                                \
-      uint R = clf_radix_of_code ((uint) (codes >> (4 * s)) & 15u);     \
-      if (s == 0) {                                                     \
-        STAGE_SWITCH (R, PLANAR_CASE_LOAD0)                              \
-      } else {                                                          \
-        STAGE_SWITCH (R, PLANAR_CASE_GET_X)                              \
-        barrier (CLK_LOCAL_MEM_FENCE);                                  \
-        STAGE_SWITCH (Rp, PLANAR_CASE_PUT_PREV_Y)                        \
-        barrier (CLK_LOCAL_MEM_FENCE);                                  \
-        STAGE_SWITCH (R, PLANAR_CASE_GET_Y)                              \
-        barrier (CLK_LOCAL_MEM_FENCE);                                  \
-        STAGE_SWITCH (R, PLANAR_CASE_TWIDDLE)                            \
-      }                                                                 \
-      STAGE_SWITCH (R, PLANAR_CASE_DFT)                                  \
-      if (s + 1 == nstages) {                                           \
-        STAGE_SWITCH (R, PLANAR_CASE_STORE)                              \
-      } else {                                                          \
-        STAGE_SWITCH (R, PLANAR_CASE_PUT_X)                              \
-        barrier (CLK_LOCAL_MEM_FENCE);                                  \
-      }                                                                 \
-      Nsp = Ns;                                                         \
-      Rp = R;                                                           \
-      Ns *= R;                                                          \
-    }                                                                   \
-  }
+#elif defined (CLF_PLANAR_EXCHANGE)
+#error "the planar exchange is built for one length only (CLF_FIXED, CLF_R0, ...)"
 #endif
 
 /* Element j of the input of transform b as complex. */

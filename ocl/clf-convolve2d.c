@@ -306,8 +306,17 @@ clf_convolve2d_new (ClfContext * ctx, ClfError * err)
 
     conv->up_queue = clCreateCommandQueue (cl, dev, 0, &ret);
     conv->down_queue = clCreateCommandQueue (cl, dev, 0, &ret);
-    if (conv->up_queue && conv->down_queue)
+    if (conv->up_queue && conv->down_queue) {
       conv->n_slots = MAX_SLOTS;
+    } else {
+      /* both or neither: an upload queue without the download one would
+       * refill the one buffer before its download on the other queue */
+      if (conv->up_queue)
+        clReleaseCommandQueue (conv->up_queue);
+      if (conv->down_queue)
+        clReleaseCommandQueue (conv->down_queue);
+      conv->up_queue = conv->down_queue = NULL;
+    }
   }
   for (size_t i = 0; i < sizeof (kernels) / sizeof (kernels[0]); i++) {
     *kernels[i].slot = clf_context_create_kernel (ctx, "convolve2d",

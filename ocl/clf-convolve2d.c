@@ -506,6 +506,17 @@ same_kernel (const Group * g, const ClfKernel2d * k)
       memcmp (g->ktaps, k->taps, k->width * k->height * sizeof (float)) == 0;
 }
 
+/* A pass's kernel, for clamped lines of extent samples (0: padded) */
+static ClfStatus
+set_pass_kernel (ClfLinePass * lp, const double *taps, size_t n_taps,
+    size_t centre, size_t clamp_extent, ClfError * err)
+{
+  if (clamp_extent)
+    return clf_line_pass_set_clamped_kernel (lp, taps, n_taps, centre,
+        clamp_extent, err);
+  return clf_line_pass_set_kernel (lp, taps, n_taps, centre, err);
+}
+
 /* The row and column passes' kernel spectra (the same profile) */
 static ClfStatus
 set_separable_kernel (Group * g, const ClfKernel2d * k, ClfError * err)
@@ -516,17 +527,11 @@ set_separable_kernel (Group * g, const ClfKernel2d * k, ClfError * err)
   if (!profile)
     return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY,
         "out of host memory for a %zu-tap kernel profile", g->kw);
-  if (g->clamped) {
-    st = clf_line_pass_set_clamped_kernel (g->rows, profile, g->kw, g->cx,
-        g->width, err);
-    if (st == CLF_OK)
-      st = clf_line_pass_set_clamped_kernel (g->cols, profile, g->kh, g->cy,
-          g->height, err);
-  } else {
-    st = clf_line_pass_set_kernel (g->rows, profile, g->kw, g->cx, err);
-    if (st == CLF_OK)
-      st = clf_line_pass_set_kernel (g->cols, profile, g->kh, g->cy, err);
-  }
+  st = set_pass_kernel (g->rows, profile, g->kw, g->cx, g->clamped ?
+      g->width : 0, err);
+  if (st == CLF_OK)
+    st = set_pass_kernel (g->cols, profile, g->kh, g->cy, g->clamped ?
+        g->height : 0, err);
   free (profile);
   return st;
 }
@@ -965,6 +970,13 @@ switch_lines (ClfConvolve2d * conv, Group * g, int clamped, ClfError * err)
   return set_separable_kernel (g, &k, err);
 }
 
+/* Taps of a k-tap kernel centred at c reach this far on the longer side */
+static cl_int
+kernel_reach (size_t k, size_t c)
+{
+  return (cl_int) (k - 1 - c > c ? k - 1 - c : c);
+}
+
 /* Rows, then columns: the frame's channels in the working planes, two to
  * a complex line (line-io.clh lays out chan and geo) */
 static ClfStatus
@@ -996,13 +1008,13 @@ enqueue_separable (ClfConvolve2d * conv, const Work * w, Group * g,
   geo.s[3] = clamped ? CLF_EDGE_ZERO : edge;
   geo.s[4] = (cl_int) g->batch;
   geo.s[5] = clamped && edge == CLF_EDGE_CLAMP;
-  geo.s[6] = (cl_int) (g->kw - 1 - g->cx > g->cx ? g->kw - 1 - g->cx : g->cx);
+  geo.s[6] = kernel_reach (g->kw, g->cx);
   st = clf_line_pass_enqueue (g->rows, w->mem, g->lines, &chan, &geo,
       g->width, err);
   if (st != CLF_OK)
     return st;
   geo.s[2] = clamped ? 0 : (cl_int) (g->kh - 1 - g->cy);
-  geo.s[6] = (cl_int) (g->kh - 1 - g->cy > g->cy ? g->kh - 1 - g->cy : g->cy);
+  geo.s[6] = kernel_reach (g->kh, g->cy);
   return clf_line_pass_enqueue (g->cols, w->mem, g->lines, &chan, &geo,
       g->height, err);
 }

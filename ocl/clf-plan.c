@@ -31,6 +31,7 @@ struct _ClfPlan
   ClfPlanDesc desc;
   Pass *passes;                 /* grown by next_pass */
   int npasses, passes_cap;
+  int run_first, run_count;     /* clf_debug_plan_run_passes */
   cl_mem buffers[MAX_BUFFERS];  /* [0], [1] bound per call; then scratch */
   int nbuffers;
   cl_mem tables[MAX_BUFFERS];
@@ -1445,6 +1446,9 @@ clf_plan_enqueue (ClfPlan * plan, cl_mem in, cl_mem out, ClfError * err)
   q = clf_context_get_queue (plan->ctx);
   for (int i = 0; i < plan->npasses; i++) {
     Pass *p = &plan->passes[i];
+    if (plan->run_count > 0 && (i < plan->run_first ||
+            i >= plan->run_first + plan->run_count))
+      continue;
     cl_int e = SET_ARG (p->kernel, 0, plan->buffers[p->src]);
     if (p->dst >= 0)
       e |= SET_ARG (p->kernel, 1, plan->buffers[p->dst]);
@@ -1456,6 +1460,19 @@ clf_plan_enqueue (ClfPlan * plan, cl_mem in, cl_mem out, ClfError * err)
       return clf_set_cl_error (err, e, "clEnqueueNDRangeKernel");
   }
   return CLF_OK;
+}
+
+int
+clf_debug_plan_passes (ClfPlan * plan)
+{
+  return plan->npasses;
+}
+
+void
+clf_debug_plan_run_passes (ClfPlan * plan, int first, int count)
+{
+  plan->run_first = first;
+  plan->run_count = count;
 }
 
 const char *

@@ -168,6 +168,12 @@ void clf_debug_force_fused_lines (int on);
  * (the transforms run somewhat slower). */
 void clf_debug_round_work_groups (int on);
 
+/* The launches a plan enqueues, and a window of them to run alone
+ * (count 0: all), for benchmarks that time each pass. The results of a
+ * window alone are not the transform's. */
+int clf_debug_plan_passes (ClfPlan * plan);
+void clf_debug_plan_run_passes (ClfPlan * plan, int first, int count);
+
 /* Frame copies between host and device (clf_context_upload and
  * clf_context_download calls, and their bytes) since the last reset.
  * Process-wide, for tests that check how often frames cross. */

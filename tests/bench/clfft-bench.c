@@ -25,7 +25,7 @@ static void
 usage (void)
 {
   fprintf (stderr, "usage: clfft-bench [--device SPEC] [--r2c] [--inverse] "
-      "[--check] NX [NY] [BATCH] [ITERS]\n");
+      "[--check] [--passes] NX [NY] [BATCH] [ITERS]\n");
   exit (2);
 }
 
@@ -61,7 +61,7 @@ int
 main (int argc, char **argv)
 {
   const char *device = NULL;
-  int r2c = 0, inverse = 0, check = 0, npos = 0;
+  int r2c = 0, inverse = 0, check = 0, passes = 0, npos = 0;
   size_t pos[4] = { 0, 1, 1, 0 };
   ClfError err = { 0, };
   ClfContext *ctx;
@@ -82,6 +82,8 @@ main (int argc, char **argv)
       inverse = 1;
     else if (!strcmp (argv[i], "--check"))
       check = 1;
+    else if (!strcmp (argv[i], "--passes"))
+      passes = 1;
     else if (argv[i][0] >= '0' && argv[i][0] <= '9' && npos < 4)
       pos[npos++] = strtoul (argv[i], NULL, 10);
     else
@@ -178,6 +180,23 @@ main (int argc, char **argv)
   if (check)
     printf (",rel_rms_err=%.3g", check_error);
   printf (",plan_ms=%.2f\n", plan_ms);
+
+  /* --passes: each launch alone, to see where a plan's time goes */
+  for (int p = 0; passes && p < clf_debug_plan_passes (plan); p++) {
+    clf_debug_plan_run_passes (plan, p, 1);
+    clf_plan_enqueue (plan, mem, mem, &err);
+    clFinish (q);
+    for (size_t i = 0; i < iters; i++) {
+      double s = now_us ();
+      clf_plan_enqueue (plan, mem, mem, &err);
+      clFinish (q);
+      times[i] = now_us () - s;
+    }
+    qsort (times, iters, sizeof (double), cmp_double);
+    printf ("pass %d: median_us=%.2f,min_us=%.2f,GBps=%.1f\n", p,
+        times[iters / 2], times[0], 2.0 * bytes / (times[iters / 2] * 1e3));
+  }
+  clf_debug_plan_run_passes (plan, 0, 0);
 
   free (times);
   free (host);

@@ -325,16 +325,19 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
 #endif
 #define BPT(R) ((R) >= 17 ? 1 : (R) >= 11 ? CLF_VALUES / 16 : CLF_VALUES / (R))
 
-/* OP (R, values, j) for each of a thread's BPT (R) butterflies j of a
- * stage: STAGE_LOAD gathers (loads and twiddles), STAGE_STORE does the
- * butterflies and scatters. */
-#define STAGE_EACH(R, OP)                                               \
+/* OP (R, values, j) for each of a thread's B butterflies j of a stage
+ * (BPT (R) in the generic program; programs built for one length get
+ * each stage's count as CLF_Bi, the fewest that cover the stage with T
+ * threads): STAGE_LOAD gathers (loads and twiddles), STAGE_STORE does
+ * the butterflies and scatters. */
+#define STAGE_EACH_B(R, B, OP)                                          \
   _Pragma ("unroll")                                                    \
-  for (uint q = 0; q < BPT (R); q++) {                                  \
+  for (uint q = 0; q < (B); q++) {                                      \
     uint jb = t + q * T;                                                \
     if (jb < N / R && live)                                             \
       OP (R, (v + q * R), jb);                                          \
   }
+#define STAGE_EACH(R, OP) STAGE_EACH_B (R, BPT (R), OP)
 #define STAGE_RUN_LOAD(R) STAGE_EACH (R, STAGE_LOAD)
 #define STAGE_RUN_STORE(R) STAGE_EACH (R, STAGE_STORE)
 
@@ -391,75 +394,75 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
  * and compile each stage for its radix alone. Through the generic loop,
  * every unrolled stage held every radix's butterflies until the compiler
  * folded the radix, and NVIDIA's build of one length took about 1 s. */
-#define CLF_STAGE_OF_(R)                                                \
+#define CLF_STAGE_OF_(R, B)                                             \
   {                                                                     \
-    STAGE_RUN_LOAD (R)                                                  \
+    STAGE_EACH_B (R, B, STAGE_LOAD)                                     \
     barrier (CLK_LOCAL_MEM_FENCE);                                      \
-    STAGE_RUN_STORE (R)                                                 \
+    STAGE_EACH_B (R, B, STAGE_STORE)                                    \
     barrier (CLK_LOCAL_MEM_FENCE);                                      \
     Ns *= (R);                                                          \
     s++;                                                                \
   }
 /* one more expansion, so that CLF_Ri is a number where dft##R pastes it */
-#define CLF_STAGE_OF(R) CLF_STAGE_OF_ (R)
+#define CLF_STAGE_OF(R, B) CLF_STAGE_OF_ (R, B)
 
 #ifdef CLF_R0
-#define CLF_STAGE_0 CLF_STAGE_OF (CLF_R0)
+#define CLF_STAGE_0 CLF_STAGE_OF (CLF_R0, CLF_B0)
 #else
 #define CLF_STAGE_0
 #endif
 #ifdef CLF_R1
-#define CLF_STAGE_1 CLF_STAGE_OF (CLF_R1)
+#define CLF_STAGE_1 CLF_STAGE_OF (CLF_R1, CLF_B1)
 #else
 #define CLF_STAGE_1
 #endif
 #ifdef CLF_R2
-#define CLF_STAGE_2 CLF_STAGE_OF (CLF_R2)
+#define CLF_STAGE_2 CLF_STAGE_OF (CLF_R2, CLF_B2)
 #else
 #define CLF_STAGE_2
 #endif
 #ifdef CLF_R3
-#define CLF_STAGE_3 CLF_STAGE_OF (CLF_R3)
+#define CLF_STAGE_3 CLF_STAGE_OF (CLF_R3, CLF_B3)
 #else
 #define CLF_STAGE_3
 #endif
 #ifdef CLF_R4
-#define CLF_STAGE_4 CLF_STAGE_OF (CLF_R4)
+#define CLF_STAGE_4 CLF_STAGE_OF (CLF_R4, CLF_B4)
 #else
 #define CLF_STAGE_4
 #endif
 #ifdef CLF_R5
-#define CLF_STAGE_5 CLF_STAGE_OF (CLF_R5)
+#define CLF_STAGE_5 CLF_STAGE_OF (CLF_R5, CLF_B5)
 #else
 #define CLF_STAGE_5
 #endif
 #ifdef CLF_R6
-#define CLF_STAGE_6 CLF_STAGE_OF (CLF_R6)
+#define CLF_STAGE_6 CLF_STAGE_OF (CLF_R6, CLF_B6)
 #else
 #define CLF_STAGE_6
 #endif
 #ifdef CLF_R7
-#define CLF_STAGE_7 CLF_STAGE_OF (CLF_R7)
+#define CLF_STAGE_7 CLF_STAGE_OF (CLF_R7, CLF_B7)
 #else
 #define CLF_STAGE_7
 #endif
 #ifdef CLF_R8
-#define CLF_STAGE_8 CLF_STAGE_OF (CLF_R8)
+#define CLF_STAGE_8 CLF_STAGE_OF (CLF_R8, CLF_B8)
 #else
 #define CLF_STAGE_8
 #endif
 #ifdef CLF_R9
-#define CLF_STAGE_9 CLF_STAGE_OF (CLF_R9)
+#define CLF_STAGE_9 CLF_STAGE_OF (CLF_R9, CLF_B9)
 #else
 #define CLF_STAGE_9
 #endif
 #ifdef CLF_R10
-#define CLF_STAGE_10 CLF_STAGE_OF (CLF_R10)
+#define CLF_STAGE_10 CLF_STAGE_OF (CLF_R10, CLF_B10)
 #else
 #define CLF_STAGE_10
 #endif
 #ifdef CLF_R11
-#define CLF_STAGE_11 CLF_STAGE_OF (CLF_R11)
+#define CLF_STAGE_11 CLF_STAGE_OF (CLF_R11, CLF_B11)
 #else
 #define CLF_STAGE_11
 #endif
@@ -562,90 +565,90 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
  * come in. Only programs for one length take the planar form (fits_planar
  * in ocl/clf-plan.c): through a loop over every radix it ran slower than
  * two passes and took up to a minute to build. */
-#define PLANAR_STEP(R, STEP) STAGE_EACH (R, PLANAR_OP_##STEP)
-#define PLANAR_STAGE_OF_(R, RP)                                         \
+#define PLANAR_STEP(R, B, STEP) STAGE_EACH_B (R, B, PLANAR_OP_##STEP)
+#define PLANAR_STAGE_OF_(R, B, RP, BP)                                  \
   {                                                                     \
     if (s == 0) {                                                       \
-      PLANAR_STEP (R, LOAD0)                                            \
+      PLANAR_STEP (R, B, LOAD0)                                         \
     } else {                                                            \
-      PLANAR_STEP (R, GET_X)                                            \
+      PLANAR_STEP (R, B, GET_X)                                         \
       barrier (CLK_LOCAL_MEM_FENCE);                                    \
-      PLANAR_STEP (RP, PUT_PREV_Y)                                      \
+      PLANAR_STEP (RP, BP, PUT_PREV_Y)                                  \
       barrier (CLK_LOCAL_MEM_FENCE);                                    \
-      PLANAR_STEP (R, GET_Y)                                            \
+      PLANAR_STEP (R, B, GET_Y)                                         \
       barrier (CLK_LOCAL_MEM_FENCE);                                    \
-      PLANAR_STEP (R, TWIDDLE)                                          \
+      PLANAR_STEP (R, B, TWIDDLE)                                       \
     }                                                                   \
-    PLANAR_STEP (R, DFT)                                                \
+    PLANAR_STEP (R, B, DFT)                                             \
     if (s + 1 == nstages) {                                             \
-      PLANAR_STEP (R, STORE)                                            \
+      PLANAR_STEP (R, B, STORE)                                         \
     } else {                                                            \
-      PLANAR_STEP (R, PUT_X)                                            \
+      PLANAR_STEP (R, B, PUT_X)                                         \
       barrier (CLK_LOCAL_MEM_FENCE);                                    \
     }                                                                   \
     Nsp = Ns;                                                           \
     Ns *= (R);                                                          \
     s++;                                                                \
   }
-#define PLANAR_STAGE_OF(R, RP) PLANAR_STAGE_OF_ (R, RP)
+#define PLANAR_STAGE_OF(R, B, RP, BP) PLANAR_STAGE_OF_ (R, B, RP, BP)
 
 #ifdef CLF_R0
-#define CLF_PSTAGE_0 PLANAR_STAGE_OF (CLF_R0, CLF_R0)
+#define CLF_PSTAGE_0 PLANAR_STAGE_OF (CLF_R0, CLF_B0, CLF_R0, CLF_B0)
 #else
 #define CLF_PSTAGE_0
 #endif
 #ifdef CLF_R1
-#define CLF_PSTAGE_1 PLANAR_STAGE_OF (CLF_R1, CLF_R0)
+#define CLF_PSTAGE_1 PLANAR_STAGE_OF (CLF_R1, CLF_B1, CLF_R0, CLF_B0)
 #else
 #define CLF_PSTAGE_1
 #endif
 #ifdef CLF_R2
-#define CLF_PSTAGE_2 PLANAR_STAGE_OF (CLF_R2, CLF_R1)
+#define CLF_PSTAGE_2 PLANAR_STAGE_OF (CLF_R2, CLF_B2, CLF_R1, CLF_B1)
 #else
 #define CLF_PSTAGE_2
 #endif
 #ifdef CLF_R3
-#define CLF_PSTAGE_3 PLANAR_STAGE_OF (CLF_R3, CLF_R2)
+#define CLF_PSTAGE_3 PLANAR_STAGE_OF (CLF_R3, CLF_B3, CLF_R2, CLF_B2)
 #else
 #define CLF_PSTAGE_3
 #endif
 #ifdef CLF_R4
-#define CLF_PSTAGE_4 PLANAR_STAGE_OF (CLF_R4, CLF_R3)
+#define CLF_PSTAGE_4 PLANAR_STAGE_OF (CLF_R4, CLF_B4, CLF_R3, CLF_B3)
 #else
 #define CLF_PSTAGE_4
 #endif
 #ifdef CLF_R5
-#define CLF_PSTAGE_5 PLANAR_STAGE_OF (CLF_R5, CLF_R4)
+#define CLF_PSTAGE_5 PLANAR_STAGE_OF (CLF_R5, CLF_B5, CLF_R4, CLF_B4)
 #else
 #define CLF_PSTAGE_5
 #endif
 #ifdef CLF_R6
-#define CLF_PSTAGE_6 PLANAR_STAGE_OF (CLF_R6, CLF_R5)
+#define CLF_PSTAGE_6 PLANAR_STAGE_OF (CLF_R6, CLF_B6, CLF_R5, CLF_B5)
 #else
 #define CLF_PSTAGE_6
 #endif
 #ifdef CLF_R7
-#define CLF_PSTAGE_7 PLANAR_STAGE_OF (CLF_R7, CLF_R6)
+#define CLF_PSTAGE_7 PLANAR_STAGE_OF (CLF_R7, CLF_B7, CLF_R6, CLF_B6)
 #else
 #define CLF_PSTAGE_7
 #endif
 #ifdef CLF_R8
-#define CLF_PSTAGE_8 PLANAR_STAGE_OF (CLF_R8, CLF_R7)
+#define CLF_PSTAGE_8 PLANAR_STAGE_OF (CLF_R8, CLF_B8, CLF_R7, CLF_B7)
 #else
 #define CLF_PSTAGE_8
 #endif
 #ifdef CLF_R9
-#define CLF_PSTAGE_9 PLANAR_STAGE_OF (CLF_R9, CLF_R8)
+#define CLF_PSTAGE_9 PLANAR_STAGE_OF (CLF_R9, CLF_B9, CLF_R8, CLF_B8)
 #else
 #define CLF_PSTAGE_9
 #endif
 #ifdef CLF_R10
-#define CLF_PSTAGE_10 PLANAR_STAGE_OF (CLF_R10, CLF_R9)
+#define CLF_PSTAGE_10 PLANAR_STAGE_OF (CLF_R10, CLF_B10, CLF_R9, CLF_B9)
 #else
 #define CLF_PSTAGE_10
 #endif
 #ifdef CLF_R11
-#define CLF_PSTAGE_11 PLANAR_STAGE_OF (CLF_R11, CLF_R10)
+#define CLF_PSTAGE_11 PLANAR_STAGE_OF (CLF_R11, CLF_B11, CLF_R10, CLF_B10)
 #else
 #define CLF_PSTAGE_11
 #endif

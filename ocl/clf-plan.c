@@ -215,6 +215,16 @@ local_stride (int pad, size_t n)
   return (pad ? n + (n >> 4) : n) | 1;
 }
 
+/* Forgets an error that a fallback recovers from */
+static void
+clear_error (ClfError * err)
+{
+  if (err) {
+    err->code = CLF_OK;
+    err->message[0] = '\0';
+  }
+}
+
 /* The next free pass slot, cleared (not counted yet), NULL on error */
 static Pass *
 next_pass (ClfPlan * plan, ClfError * err)
@@ -291,30 +301,55 @@ block_io_pays (ClfContext * ctx, size_t T)
   return direct_io (ctx) && T < 4;
 }
 
+/* Columns of T threads each that a work-group holds, up to 16: as many
+ * as local memory takes as float2, within twice the usual threads (which
+ * transforms_per_group allows columns where it takes them to 8) */
+static size_t
+columns_per_group (ClfContext * ctx, size_t n, size_t T)
+{
+  size_t ls = local_stride (0, n), cap = clf_context_local_capacity (ctx);
+  size_t G = 1;
+
+  while (G < 16 && 2 * G * ls <= cap && 2 * G * T <= 2 * group_threads ())
+    G *= 2;
+  return G;
+}
+
 /* Values one fft_local thread holds per stage (CLF_VALUES in
  * kernels/fft.cl). On GPUs 16: twice the threads with half the registers
  * each ran the H100's batched 1080 23% faster, 3840x2160 15%, 2^24 7%,
  * 1024 and 4096 5%, the 1024-point columns of 2^20 10% and of
  * 1024x1024 9%. Long columns (few to a work-group) whose stages would
  * need more than twice the threads keep 32: 1080 = 8x9x15 (120 threads
- * against 40) ran 25% slower with 16. PoCL keeps 32.
+ * against 40) ran 25% slower with 16. So do columns of which 32 values
+ * per thread fit more to a work-group, and planar columns (their 16-value
+ * programs are allowed too few threads on NVIDIA). PoCL keeps 32.
  * CLFFT_THREAD_VALUES=16/32 overrides (for comparing). */
 static unsigned
 thread_values (ClfContext * ctx, size_t n, cl_uint flags)
 {
   const char *env = getenv ("CLFFT_THREAD_VALUES");
   unsigned radices[CLF_MAX_STAGES];
+  size_t t16, t32;
   int ns;
 
   if (env && (atoi (env) == 16 || atoi (env) == 32))
     return (unsigned) atoi (env);
   if (clf_context_is_cpu (ctx))
     return 32;
-  if (!(flags & LOAD_BFAST) || n <= column_limit (ctx))
+  if (!(flags & LOAD_BFAST))
     return 16;
+  if (flags & PLANAR)
+    return 32;
   ns = local_radices (n, radices);
-  return ns > 0 && local_threads (n, radices, ns, 16) >
-      2 * local_threads (n, radices, ns, 32) ? 32 : 16;
+  if (ns <= 0)
+    return 16;
+  t16 = local_threads (n, radices, ns, 16);
+  t32 = local_threads (n, radices, ns, 32);
+  if (n > column_limit (ctx) && t16 > 2 * t32)
+    return 32;
+  return columns_per_group (ctx, n, t32) > columns_per_group (ctx, n, t16) ?
+      32 : 16;
 }
 
 /* Butterflies one thread computes per stage (BPT in kernels/fft.cl) */
@@ -457,6 +492,32 @@ fits_planar (ClfPlan * plan, const Axis * ax)
       clf_context_max_work_group (ctx);
 }
 
+/* Whether a pass of columns (neighbouring transforms adjacent in memory
+ * on both sides) should pass its values through local memory one float
+ * at a time (PLANAR), to hold twice as many columns and read wider
+ * pieces of every row: where fewer than 8 columns fit as float2 and 8
+ * fit as floats, with 32 values per thread in at most the usual threads
+ * (NVIDIA allows planar programs no more). On the H100 the 1024-point
+ * columns of 2^20 (4 -> 8 to a work-group) ran 616 -> 573 us. Only in
+ * programs built for one length, which read and write directly.
+ * CLFFT_PLANAR_COLUMNS=0/1 overrides (for comparing). */
+static int
+planar_columns_pay (ClfContext * ctx, size_t n, cl_uint flags)
+{
+  const char *env = getenv ("CLFFT_PLANAR_COLUMNS");
+  size_t ls = local_stride (0, n), cap = clf_context_local_capacity (ctx);
+  unsigned radices[CLF_MAX_STAGES];
+  int ns = local_radices (n, radices);
+
+  if (!(flags & LOAD_BFAST) || !(flags & STORE_BFAST) || (flags & PLANAR) ||
+      !direct_io (ctx) || !specialize (ctx) || ns <= 0)
+    return 0;
+  if (env && (env[0] == '0' || env[0] == '1'))
+    return env[0] == '1';
+  return 8 * ls > cap && 8 * ls <= 2 * cap &&
+      8 * local_threads (n, radices, ns, 32) <= group_threads ();
+}
+
 /* Transforms one work-group runs: several small ones keep the device
  * busy, within local memory and the work-group size. */
 static size_t
@@ -468,9 +529,17 @@ transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
       ((flags & PLANAR) ? 2 : 1), G = 1;
   size_t aim = (flags & BLOCK_IO) ? block_group_threads () : group_threads ();
 
-  while (G * 2 <= batch && G * 2 * ls <= capacity
-      && G * 2 * T <= maxwg && G * 2 * T <= aim)
-    G *= 2;
+  for (int wider = 0; wider < 2; wider++) {
+    while (G * 2 <= batch && G * 2 * ls <= capacity
+        && G * 2 * T <= maxwg && G * 2 * T <= aim)
+      G *= 2;
+    /* columns read G * 8 bytes of every row they cross: with fewer than
+     * 8 to a group, twice the threads. On the H100 1000x1000 x16 ran 343
+     * -> 263 us (VkFFT 230), 1280x720 x16 291 -> 215 (201). */
+    if (!(flags & LOAD_BFAST) || G >= 8 || clf_context_is_cpu (ctx))
+      break;
+    aim *= 2;
+  }
   /* PoCL 3.1 mis-evaluates the kernel's "transform exists" tests after
    * its barriers and writes past the output for the missing transforms of
    * a last, partial work-group: there, every work-group must be full. */
@@ -680,6 +749,8 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
     flags |= STORE_BFAST;
   if (post_n)
     flags |= POST_TWIDDLE;
+  if (planar_columns_pay (plan->ctx, ax->n, flags))
+    flags |= PLANAR;
   /* contiguous transforms may be read and written as one span */
   if (!load_bfast && !(flags & STORE_BFAST) && ax->in.stride == 1 &&
       ax->out.stride == 1 && !(flags & PLANAR))
@@ -687,6 +758,13 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
 
   st = clf_local_kernel_new (plan->ctx, ax->n, ax->batch, flags, pad, NULL,
       "fft_local", &lk, err);
+  if (st == CLF_ERROR_UNSUPPORTED && (flags & PLANAR) && load_bfast) {
+    /* the device allows the planar program too few threads */
+    clear_error (err);
+    flags &= ~PLANAR;
+    st = clf_local_kernel_new (plan->ctx, ax->n, ax->batch, flags, pad, NULL,
+        "fft_local", &lk, err);
+  }
   if (st != CLF_OK)
     return st;
   T = lk.T;
@@ -1186,10 +1264,7 @@ add_axis (ClfPlan * plan, const Axis * ax_in, ClfError * err)
     /* too few threads allowed for the planar program: two passes */
     if (st != CLF_ERROR_UNSUPPORTED)
       return st;
-    if (err) {
-      err->code = CLF_OK;
-      err->message[0] = '\0';
-    }
+    clear_error (err);
   }
   if (fits_local (plan, ax.n))
     return add_local_pass (plan, &ax, 0, 0, 0, 1, 1, 1, err);

@@ -441,7 +441,8 @@ test_block_io (void)
 
 /* fft_local keeping its values in registers between stages and passing
  * them through local memory one component at a time, as GPUs run 8192
- * and 6720 (CLFFT_PLANAR=1 uses it wherever the layout allows) */
+ * and 6720 (CLFFT_PLANAR=1 uses it wherever the layout allows, and
+ * CLFFT_PLANAR_COLUMNS=1 for every column pass) */
 static void
 test_planar_exchange (void)
 {
@@ -457,6 +458,14 @@ test_planar_exchange (void)
           0, 2));
   check_err ("planar 2d", 64, 48, run_simple (CLF_C2C, CLF_FORWARD, 64, 48,
           2));
+  /* columns through it too, as GPUs run 1024-point columns */
+  setenv ("CLFFT_PLANAR_COLUMNS", "1", 1);
+  check_plan_uses (24, 1000, "local(1000:8x5x5x5,planar)");
+  check_err ("planar columns", 24, 1000, run_simple (CLF_C2C, CLF_FORWARD,
+          24, 1000, 2));
+  check_err ("planar columns inverse", 36, 1024, run_simple (CLF_C2C,
+          CLF_INVERSE, 36, 1024, 1));
+  unsetenv ("CLFFT_PLANAR_COLUMNS");
   unsetenv ("CLFFT_PLANAR");
   unsetenv ("CLFFT_DIRECT_IO");
   unsetenv ("CLFFT_CPU_PATH");

@@ -302,15 +302,14 @@ block_io_pays (ClfContext * ctx, size_t T)
 }
 
 /* Columns of T threads each that a work-group holds, up to 16: as many
- * as local memory takes as float2, within twice the usual threads (which
- * transforms_per_group allows columns where it takes them to 8) */
+ * as local memory takes as float2 within the usual threads. */
 static size_t
 columns_per_group (ClfContext * ctx, size_t n, size_t T)
 {
   size_t ls = local_stride (0, n), cap = clf_context_local_capacity (ctx);
   size_t G = 1;
 
-  while (G < 16 && 2 * G * ls <= cap && 2 * G * T <= 2 * group_threads ())
+  while (G < 16 && 2 * G * ls <= cap && 2 * G * T <= group_threads ())
     G *= 2;
   return G;
 }
@@ -319,12 +318,21 @@ columns_per_group (ClfContext * ctx, size_t n, size_t T)
  * kernels/fft.cl). On GPUs 16: twice the threads with half the registers
  * each ran the H100's batched 1080 23% faster, 3840x2160 15%, 2^24 7%,
  * 1024 and 4096 5%, the 1024-point columns of 2^20 10% and of
- * 1024x1024 9%. Long columns (few to a work-group) whose stages would
- * need more than twice the threads keep 32: 1080 = 8x9x15 (120 threads
- * against 40) ran 25% slower with 16. So do columns of which 32 values
- * per thread fit more to a work-group, and planar columns (their 16-value
- * programs are allowed too few threads on NVIDIA). PoCL keeps 32.
- * CLFFT_THREAD_VALUES=16/32 overrides (for comparing). */
+ * 1024x1024 9%. But 32 where:
+ * - 16 would need more than 256 threads for one transform: NVIDIA
+ *   allowed none of those programs more than 256 (2592, 2916, 3240,
+ *   3456, 3888, 4000, 4032 and 4095 on the H100), and each such build
+ *   cost 0.4-0.6 s before the 32-value one;
+ * - long columns (few to a work-group) whose stages would need more
+ *   than twice the threads: 1080 = 8x9x15 (120 threads against 40) ran
+ *   25% slower with 16;
+ * - columns of which 32 values per thread fit more to a work-group: a
+ *   column pass reads G x 8 bytes of every row it crosses, and on the
+ *   H100 1000x1000 x16 ran 343 -> 263 us with 4 columns of 34 threads
+ *   instead of 2 of 67 (VkFFT 230), 1280x720 x16 291 -> 215 (201);
+ * - planar columns (their 16-value programs are allowed too few
+ *   threads).
+ * PoCL keeps 32. CLFFT_THREAD_VALUES=16/32 overrides (for comparing). */
 static unsigned
 thread_values (ClfContext * ctx, size_t n, cl_uint flags)
 {
@@ -337,16 +345,16 @@ thread_values (ClfContext * ctx, size_t n, cl_uint flags)
     return (unsigned) atoi (env);
   if (clf_context_is_cpu (ctx))
     return 32;
-  if (!(flags & LOAD_BFAST))
-    return 16;
-  if (flags & PLANAR)
-    return 32;
   ns = local_radices (n, radices);
   if (ns <= 0)
     return 16;
   t16 = local_threads (n, radices, ns, 16);
   t32 = local_threads (n, radices, ns, 32);
-  if (n > column_limit (ctx) && t16 > 2 * t32)
+  if (t16 > 256)
+    return 32;
+  if (!(flags & LOAD_BFAST))
+    return 16;
+  if ((flags & PLANAR) || (n > column_limit (ctx) && t16 > 2 * t32))
     return 32;
   return columns_per_group (ctx, n, t32) > columns_per_group (ctx, n, t16) ?
       32 : 16;
@@ -498,8 +506,10 @@ fits_planar (ClfPlan * plan, const Axis * ax)
  * pieces of every row: where fewer than 8 columns fit as float2 and 8
  * fit as floats, with 32 values per thread in at most the usual threads
  * (NVIDIA allows planar programs no more). On the H100 the 1024-point
- * columns of 2^20 (4 -> 8 to a work-group) ran 616 -> 573 us. Only in
- * programs built for one length, which read and write directly.
+ * columns of 2^20 (4 -> 8 to a work-group) ran 616 -> 573 us; its
+ * program takes longer to build (a cold 2^20 plan 0.83 -> 1.58 s, with
+ * the kernel cache empty). Only in programs built for one length, which
+ * read and write directly.
  * CLFFT_PLANAR_COLUMNS=0/1 overrides (for comparing). */
 static int
 planar_columns_pay (ClfContext * ctx, size_t n, cl_uint flags)
@@ -529,17 +539,9 @@ transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
       ((flags & PLANAR) ? 2 : 1), G = 1;
   size_t aim = (flags & BLOCK_IO) ? block_group_threads () : group_threads ();
 
-  for (int wider = 0; wider < 2; wider++) {
-    while (G * 2 <= batch && G * 2 * ls <= capacity
-        && G * 2 * T <= maxwg && G * 2 * T <= aim)
-      G *= 2;
-    /* columns read G * 8 bytes of every row they cross: with fewer than
-     * 8 to a group, twice the threads. On the H100 1000x1000 x16 ran 343
-     * -> 263 us (VkFFT 230), 1280x720 x16 291 -> 215 (201). */
-    if (!(flags & LOAD_BFAST) || G >= 8 || clf_context_is_cpu (ctx))
-      break;
-    aim *= 2;
-  }
+  while (G * 2 <= batch && G * 2 * ls <= capacity
+      && G * 2 * T <= maxwg && G * 2 * T <= aim)
+    G *= 2;
   /* PoCL 3.1 mis-evaluates the kernel's "transform exists" tests after
    * its barriers and writes past the output for the missing transforms of
    * a last, partial work-group: there, every work-group must be full. */

@@ -500,32 +500,65 @@ fits_planar (ClfPlan * plan, const Axis * ax)
       clf_context_max_work_group (ctx);
 }
 
+/* Columns of n points that a work-group holds in local memory as float2
+ * (at most 8) */
+static size_t
+float2_column_group (ClfContext * ctx, size_t n)
+{
+  size_t ls = local_stride (0, n), G = 1;
+
+  while (G < 8 && 2 * G * ls <= clf_context_local_capacity (ctx))
+    G *= 2;
+  return G;
+}
+
+/* Columns of n points that a work-group holds through the planar
+ * exchange (one float per point, 32 values per thread, at most the usual
+ * threads: NVIDIA allows planar programs no more), at most 8; 0 where
+ * the form is not available (it reads and writes directly, in programs
+ * built for one length). */
+static size_t
+planar_column_group (ClfContext * ctx, size_t n)
+{
+  size_t ls = local_stride (0, n), cap = clf_context_local_capacity (ctx);
+  unsigned radices[CLF_MAX_STAGES];
+  int ns = local_radices (n, radices);
+  size_t T, G = 1;
+
+  if (!direct_io (ctx) || !specialize (ctx) || ns <= 0)
+    return 0;
+  T = local_threads (n, radices, ns, 32);
+  while (G < 8 && 2 * G * ls <= 2 * cap && 2 * G * T <= group_threads ())
+    G *= 2;
+  return G;
+}
+
 /* Whether a pass of columns (neighbouring transforms adjacent in memory
  * on both sides) should pass its values through local memory one float
- * at a time (PLANAR), to hold twice as many columns and read wider
- * pieces of every row: where fewer than 8 columns fit as float2 and 8
- * fit as floats, with 32 values per thread in at most the usual threads
- * (NVIDIA allows planar programs no more). On the H100 the 1024-point
- * columns of 2^20 (4 -> 8 to a work-group) ran 616 -> 573 us; its
- * program takes longer to build (a cold 2^20 plan 0.83 -> 1.58 s, with
- * the kernel cache empty). Only in programs built for one length, which
- * read and write directly.
- * CLFFT_PLANAR_COLUMNS=0/1 overrides (for comparing). */
+ * at a time (PLANAR): where that holds at least 4 columns to a
+ * work-group, and more than float2 would. Every row is then read in
+ * wider pieces: on the H100 the 1024-point columns of 2^20 (4 -> 8 to a
+ * work-group) ran 616 -> 573 us; its program takes longer to build (a
+ * cold 2^20 plan 0.83 -> 1.58 s, with the kernel cache empty). Columns
+ * of 2048 points (4 as floats, 2 as float2) run in one pass instead of
+ * two (add_axis). Not with four stages or more, whose exchanges cost more
+ * than the width gains: 1536 = 16x8x4x3 columns took 219 us in one
+ * planar pass, 150 in two. CLFFT_PLANAR_COLUMNS=0/1 overrides (for
+ * comparing, and to test the form on CPU devices). */
 static int
 planar_columns_pay (ClfContext * ctx, size_t n, cl_uint flags)
 {
   const char *env = getenv ("CLFFT_PLANAR_COLUMNS");
-  size_t ls = local_stride (0, n), cap = clf_context_local_capacity (ctx);
   unsigned radices[CLF_MAX_STAGES];
-  int ns = local_radices (n, radices);
+  size_t G;
 
-  if (!(flags & LOAD_BFAST) || !(flags & STORE_BFAST) || (flags & PLANAR) ||
-      !direct_io (ctx) || !specialize (ctx) || ns <= 0)
+  if (!(flags & LOAD_BFAST) || !(flags & STORE_BFAST) || (flags & PLANAR))
     return 0;
+  G = planar_column_group (ctx, n);
   if (env && (env[0] == '0' || env[0] == '1'))
-    return env[0] == '1';
-  return 8 * ls > cap && 8 * ls <= 2 * cap &&
-      8 * local_threads (n, radices, ns, 32) <= group_threads ();
+    return env[0] == '1' && G > 0;
+  return G >= 4 && G > float2_column_group (ctx, n) &&
+      local_radices (n, radices) <= 3;
 }
 
 /* Transforms one work-group runs: several small ones keep the device
@@ -953,6 +986,15 @@ clf_debug_force_column_split (int on)
   force_column_split = on;
 }
 
+/* Whether columns of n points fit one pass, four to a work-group: as
+ * float2, or through the planar exchange */
+static int
+column_pass_fits (ClfContext * ctx, size_t n)
+{
+  return float2_column_group (ctx, n) >= 4 ||
+      planar_columns_pay (ctx, n, LOAD_BFAST | STORE_BFAST);
+}
+
 static ClfStatus
 add_column_four_step (ClfPlan * plan, const Axis * ax, size_t n1,
     ClfError * err)
@@ -1248,8 +1290,7 @@ add_axis (ClfPlan * plan, const Axis * ax_in, ClfError * err)
       is_column_layout (&ax.in) && ax.in.nb0 == ax.out.nb0 &&
       is_column_layout (&ax.out) && ax.out.d0 == 1 &&
       ax.count == ALL_ELEMENTS && !(ax.flags & (IN_HERMITIAN | OUT_REAL)) &&
-      (force_column_split ||
-          4 * (ax.n | 1) > clf_context_local_capacity (plan->ctx)) &&
+      (force_column_split || !column_pass_fits (plan->ctx, ax.n)) &&
       (n1 = clf_four_step_split (ax.n,
               clf_context_local_capacity (plan->ctx) / 8)) != 0)
     return add_column_four_step (plan, &ax, n1, err);

@@ -465,6 +465,8 @@ test_planar_exchange (void)
           24, 1000, 2));
   check_err ("planar columns inverse", 36, 1024, run_simple (CLF_C2C,
           CLF_INVERSE, 36, 1024, 1));
+  check_err ("planar columns 2048", 8, 2048, run_simple (CLF_C2C,
+          CLF_FORWARD, 8, 2048, 1));
   unsetenv ("CLFFT_PLANAR_COLUMNS");
   unsetenv ("CLFFT_PLANAR");
   unsetenv ("CLFFT_DIRECT_IO");

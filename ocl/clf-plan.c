@@ -652,9 +652,9 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   } else {
     T = widen_threads (ctx, n, batch, lk->radices, ns, T, maxwg);
   }
-  /* CLFFT_LOCAL_THREADS=T (for tuning): T threads per transform in
-   * programs built for one length, where no stage then needs more than
-   * 32 values per thread. On the H100 no T ran 1000, 1080, 1024, 4096 or
+  /* CLFFT_LOCAL_THREADS=T (for tuning one-pass plans: it applies to
+   * every pass): T threads per transform in programs built for one
+   * length, where no stage then needs more than 32 values per thread. On the H100 no T ran 1000, 1080, 1024, 4096 or
    * 4095 more than 3% faster than the defaults. */
   if (getenv ("CLFFT_LOCAL_THREADS") && specialize (ctx)) {
     size_t want = strtoul (getenv ("CLFFT_LOCAL_THREADS"), NULL, 10);

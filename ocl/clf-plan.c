@@ -301,17 +301,26 @@ block_io_pays (ClfContext * ctx, size_t T)
   return direct_io (ctx) && T < 4;
 }
 
-/* Columns of T threads each that a work-group holds, up to 16: as many
- * as local memory takes as float2 within the usual threads. */
+/* Columns that a work-group holds: the most, a power of two up to most,
+ * of ls slots each within cap slots of local memory and of T threads
+ * each within the usual threads (T = 0: any) */
+static size_t
+group_columns (size_t ls, size_t cap, size_t T, size_t most)
+{
+  size_t G = 1;
+
+  while (G < most && 2 * G * ls <= cap && 2 * G * T <= group_threads ())
+    G *= 2;
+  return G;
+}
+
+/* Columns of n points, T threads each, that a work-group holds as float2,
+ * up to 16 */
 static size_t
 columns_per_group (ClfContext * ctx, size_t n, size_t T)
 {
-  size_t ls = local_stride (0, n), cap = clf_context_local_capacity (ctx);
-  size_t G = 1;
-
-  while (G < 16 && 2 * G * ls <= cap && 2 * G * T <= group_threads ())
-    G *= 2;
-  return G;
+  return group_columns (local_stride (0, n),
+      clf_context_local_capacity (ctx), T, 16);
 }
 
 /* Values one fft_local thread holds per stage (CLF_VALUES in
@@ -505,11 +514,8 @@ fits_planar (ClfPlan * plan, const Axis * ax)
 static size_t
 float2_column_group (ClfContext * ctx, size_t n)
 {
-  size_t ls = local_stride (0, n), G = 1;
-
-  while (G < 8 && 2 * G * ls <= clf_context_local_capacity (ctx))
-    G *= 2;
-  return G;
+  return group_columns (local_stride (0, n),
+      clf_context_local_capacity (ctx), 0, 8);
 }
 
 /* Columns of n points that a work-group holds through the planar
@@ -523,14 +529,10 @@ planar_column_group (ClfContext * ctx, size_t n)
   size_t ls = local_stride (0, n), cap = clf_context_local_capacity (ctx);
   unsigned radices[CLF_MAX_STAGES];
   int ns = local_radices (n, radices);
-  size_t T, G = 1;
 
   if (!direct_io (ctx) || !specialize (ctx) || ns <= 0)
     return 0;
-  T = local_threads (n, radices, ns, 32);
-  while (G < 8 && 2 * G * ls <= 2 * cap && 2 * G * T <= group_threads ())
-    G *= 2;
-  return G;
+  return group_columns (ls, 2 * cap, local_threads (n, radices, ns, 32), 8);
 }
 
 /* Whether a pass of columns (neighbouring transforms adjacent in memory

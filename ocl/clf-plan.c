@@ -656,8 +656,9 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   }
   /* CLFFT_LOCAL_THREADS=T (for tuning one-pass plans: it applies to
    * every pass): T threads per transform in programs built for one
-   * length, where no stage then needs more than 32 values per thread. On the H100 no T ran 1000, 1080, 1024, 4096 or
-   * 4095 more than 3% faster than the defaults. */
+   * length, where no stage then needs more than 32 values per thread.
+   * On the H100 no T ran 1000, 1080, 1024, 4096 or 4095 more than 3%
+   * faster than the defaults. */
   if (getenv ("CLFFT_LOCAL_THREADS") && specialize (ctx)) {
     size_t want = strtoul (getenv ("CLFFT_LOCAL_THREADS"), NULL, 10);
     int ok = want > 0 && want <= maxwg;
@@ -796,7 +797,8 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
   st = clf_local_kernel_new (plan->ctx, ax->n, ax->batch, flags, pad, NULL,
       "fft_local", &lk, err);
   if (st == CLF_ERROR_UNSUPPORTED && (flags & PLANAR) && load_bfast) {
-    /* the device allows the planar program too few threads */
+    /* the device allows the planar program too few threads: float2
+     * columns, fewer to a work-group */
     clear_error (err);
     flags &= ~PLANAR;
     st = clf_local_kernel_new (plan->ctx, ax->n, ax->batch, flags, pad, NULL,

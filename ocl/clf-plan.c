@@ -475,6 +475,14 @@ fits_local (ClfPlan * plan, size_t n)
   return clf_fits_local (plan->ctx, n);
 }
 
+/* The planar exchange reads and writes directly, in programs built for
+ * one length only */
+static int
+planar_available (ClfContext * ctx)
+{
+  return direct_io (ctx) && specialize (ctx);
+}
+
 /* Whether ax can run as one fft_local pass whose stages pass their
  * values through local memory one component at a time (PLANAR): on GPUs,
  * lengths whose float2 values do not fit local memory but one float per
@@ -497,8 +505,7 @@ fits_planar (ClfPlan * plan, const Axis * ax)
 
   if (env && env[0] == '0')
     return 0;
-  if (!direct_io (ctx) || !specialize (ctx) || ax->in.stride != 1 ||
-      ax->out.stride != 1)
+  if (!planar_available (ctx) || ax->in.stride != 1 || ax->out.stride != 1)
     return 0;
   if (!(env && env[0] == '1') && clf_fits_local (ctx, ax->n))
     return 0;
@@ -518,21 +525,17 @@ float2_column_group (ClfContext * ctx, size_t n)
       clf_context_local_capacity (ctx), 0, 8);
 }
 
-/* Columns of n points that a work-group holds through the planar
- * exchange (one float per point, 32 values per thread, at most the usual
- * threads: NVIDIA allows planar programs no more), at most 8; 0 where
- * the form is not available (it reads and writes directly, in programs
- * built for one length). */
+/* Columns of n points (stages radices[0..ns)) that a work-group holds
+ * through the planar exchange (one float per point, 32 values per
+ * thread, at most the usual threads: NVIDIA allows planar programs no
+ * more), at most 8 */
 static size_t
-planar_column_group (ClfContext * ctx, size_t n)
+planar_column_group (ClfContext * ctx, size_t n, const unsigned *radices,
+    int ns)
 {
-  size_t ls = local_stride (0, n), cap = clf_context_local_capacity (ctx);
-  unsigned radices[CLF_MAX_STAGES];
-  int ns = local_radices (n, radices);
-
-  if (!direct_io (ctx) || !specialize (ctx) || ns <= 0)
-    return 0;
-  return group_columns (ls, 2 * cap, local_threads (n, radices, ns, 32), 8);
+  return group_columns (local_stride (0, n),
+      2 * clf_context_local_capacity (ctx),
+      local_threads (n, radices, ns, 32), 8);
 }
 
 /* Whether a pass of columns (neighbouring transforms adjacent in memory
@@ -552,15 +555,16 @@ planar_columns_pay (ClfContext * ctx, size_t n, cl_uint flags)
 {
   const char *env = getenv ("CLFFT_PLANAR_COLUMNS");
   unsigned radices[CLF_MAX_STAGES];
+  int ns;
   size_t G;
 
-  if (!(flags & LOAD_BFAST) || !(flags & STORE_BFAST) || (flags & PLANAR))
+  if (!(flags & LOAD_BFAST) || !(flags & STORE_BFAST) || (flags & PLANAR) ||
+      !planar_available (ctx) || (ns = local_radices (n, radices)) <= 0)
     return 0;
-  G = planar_column_group (ctx, n);
   if (env && (env[0] == '0' || env[0] == '1'))
-    return env[0] == '1' && G > 0;
-  return G >= 4 && G > float2_column_group (ctx, n) &&
-      local_radices (n, radices) <= 3;
+    return env[0] == '1';
+  G = planar_column_group (ctx, n, radices, ns);
+  return G >= 4 && G > float2_column_group (ctx, n) && ns <= 3;
 }
 
 /* Transforms one work-group runs: several small ones keep the device
@@ -663,7 +667,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
     size_t want = strtoul (getenv ("CLFFT_LOCAL_THREADS"), NULL, 10);
     int ok = want > 0 && want <= maxwg;
     for (int i = 0; ok && i < ns; i++)
-      ok = (n / lk->radices[i] + want - 1) / want * lk->radices[i] <= 32;
+      ok = stage_butterflies (n, lk->radices[i], want) * lk->radices[i] <= 32;
     if (ok)
       T = want;
   }

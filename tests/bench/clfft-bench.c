@@ -57,6 +57,26 @@ check_result (const float *in, const float *out, size_t nx, size_t ny,
   return e;
 }
 
+/* One warm-up run, then iters timed runs of the plan in place (host
+ * wall clock around enqueue and clFinish), sorted into times. */
+static ClfStatus
+time_runs (ClfPlan * plan, cl_mem mem, cl_command_queue q, double *times,
+    size_t iters, ClfError * err)
+{
+  if (clf_plan_enqueue (plan, mem, mem, err) != CLF_OK)
+    return err->code;
+  clFinish (q);
+  for (size_t i = 0; i < iters; i++) {
+    double s = now_us ();
+    if (clf_plan_enqueue (plan, mem, mem, err) != CLF_OK)
+      return err->code;
+    clFinish (q);
+    times[i] = now_us () - s;
+  }
+  qsort (times, iters, sizeof (double), cmp_double);
+  return CLF_OK;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -158,20 +178,11 @@ main (int argc, char **argv)
     check_error = e;
   }
 
-  /* warm-up, then timed runs */
-  clf_plan_enqueue (plan, mem, mem, &err);
-  clFinish (q);
   times = malloc (sizeof (double) * iters);
-  for (size_t i = 0; i < iters; i++) {
-    double s = now_us ();
-    if (clf_plan_enqueue (plan, mem, mem, &err) != CLF_OK) {
-      fprintf (stderr, "clfft-bench: %s\n", err.message);
-      return 1;
-    }
-    clFinish (q);
-    times[i] = now_us () - s;
+  if (time_runs (plan, mem, q, times, iters, &err) != CLF_OK) {
+    fprintf (stderr, "clfft-bench: %s\n", err.message);
+    return 1;
   }
-  qsort (times, iters, sizeof (double), cmp_double);
   bytes = 8 * nx * ny * batch;
   printf ("clfft,%s,%zux%zu,batch=%zu,setup_ms=%.2f,median_us=%.2f,"
       "min_us=%.2f,GBps=%.1f", clf_context_get_device_name (ctx), nx, ny,
@@ -184,15 +195,10 @@ main (int argc, char **argv)
   /* --passes: each launch alone, to see where a plan's time goes */
   for (int p = 0; passes && p < clf_debug_plan_passes (plan); p++) {
     clf_debug_plan_run_passes (plan, p, 1);
-    clf_plan_enqueue (plan, mem, mem, &err);
-    clFinish (q);
-    for (size_t i = 0; i < iters; i++) {
-      double s = now_us ();
-      clf_plan_enqueue (plan, mem, mem, &err);
-      clFinish (q);
-      times[i] = now_us () - s;
+    if (time_runs (plan, mem, q, times, iters, &err) != CLF_OK) {
+      fprintf (stderr, "clfft-bench: %s\n", err.message);
+      return 1;
     }
-    qsort (times, iters, sizeof (double), cmp_double);
     printf ("pass %d: median_us=%.2f,min_us=%.2f,GBps=%.1f\n", p,
         times[iters / 2], times[0], 2.0 * bytes / (times[iters / 2] * 1e3));
   }

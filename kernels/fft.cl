@@ -254,8 +254,10 @@ clf_radix_of_code (uint code)
 }
 
 /* w^r for w = tw[base], the twiddle of input r of a radix-R butterfly.
- * In programs built for one length, radices 4, 8 and 16 multiply the
- * table entries at r's set bits: 4 table reads instead of 15 for radix 16.
+ * In programs built for one length that read the natural table (not
+ * CLF_STAGE_TW, below: CLFFT_TWIDDLES=products), radices 4, 8 and 16
+ * multiply the table entries at r's set bits: 4 table reads instead of
+ * 15 for radix 16.
  * The H100 ran batched 4096-point transforms 483 -> 378 us, 1024 points
  * 418 -> 381 us (errors 1.22e-7 -> 1.36e-7): the twiddle reads missed its
  * L1, which local memory fills. Odd radices read the table (4095 =
@@ -284,8 +286,38 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
     clf_tw_power (tw, base, r) : tw[(r) * (base)])
 #endif
 
-/* Gather of butterfly j: inputs x[j + r*N/R], times w_{Ns*R}^{r*k}, where
- * w_{Ns*R}^{m} = tw[m * N/(Ns*R)] from a forward table of N entries. The
+/* CLF_STAGE_TW (programs built for one length): every stage reads its
+ * twiddles from its own table, after the N entries of the natural one:
+ * w_{Ns*R}^(r*k), for input r of butterfly k of the stage at offset to,
+ * sits at to + (r-1)*Ns + k (clf_stage_twiddle_table in
+ * ocl/clf-tables.c). A warp's butterflies read neighbouring entries
+ * there, where tw[r*k*N/(Ns*R)] spread them over up to 32 cache lines.
+ * CLF_STAGE_TW=2 reads only the entries of r = 1, 2, 4 and 8 and
+ * multiplies them for the others: fewer loads for more arithmetic. */
+inline float2
+clf_tw_stage_power (__global const float2 * tw, uint at, uint Ns, uint r)
+{
+  float2 w = (float2) (1.0f, 0.0f);
+  int first = 1;
+  for (uint bit = 1; bit <= r; bit <<= 1)
+    if (r & bit) {
+      float2 e = tw[at + (bit - 1) * Ns];
+      w = first ? e : cmul (w, e);
+      first = 0;
+    }
+  return w;
+}
+
+#if defined (CLF_FIXED) && defined (CLF_STAGE_TW) && CLF_STAGE_TW == 2
+#define CLF_TW_AT(R, k, step, r) clf_tw_stage_power (tw, N + to + (k), Ns, r)
+#elif defined (CLF_FIXED) && defined (CLF_STAGE_TW)
+#define CLF_TW_AT(R, k, step, r) tw[N + to + ((r) - 1) * Ns + (k)]
+#else
+#define CLF_TW_AT(R, k, step, r) CLF_TW (R, (k) * (step), r)
+#endif
+
+/* Gather of butterfly j: inputs x[j + r*N/R], times w_{Ns*R}^{r*k}
+ * (CLF_TW_AT: w_{Ns*R}^{m} = tw[m * N/(Ns*R)] in the natural table). The
  * first stage (Ns = 1, no twiddles) reads straight from global memory
  * through the kernel's CLF_DIRECT_LOAD (i) when its direct_load is set. */
 #define STAGE_LOAD(R, v, j)                                             \
@@ -297,7 +329,8 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
         v[r] = CLF_DIRECT_LOAD ((j) + r * (N / R));                     \
       } else {                                                          \
         float2 x_ = x[LX ((j) + r * (N / R))];                          \
-        v[r] = r == 0 ? x_ : cmul (x_, CLF_TW (R, k_ * step_, r));      \
+        v[r] = r == 0 || Ns == 1 ? x_ :                                 \
+            cmul (x_, CLF_TW_AT (R, k_, step_, r));                     \
       }                                                                 \
     }                                                                   \
   }
@@ -400,6 +433,7 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
     barrier (CLK_LOCAL_MEM_FENCE);                                      \
     STAGE_EACH_B (R, B, STAGE_STORE)                                    \
     barrier (CLK_LOCAL_MEM_FENCE);                                      \
+    to += ((R) - 1) * Ns;                                               \
     Ns *= (R);                                                          \
     s++;                                                                \
   }
@@ -470,7 +504,7 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
 #if defined (CLF_FIXED) && defined (CLF_R0)
 #define CLF_RUN_STAGES()                                                \
   {                                                                     \
-    uint Ns = 1, s = 0;                                                 \
+    uint Ns = 1, s = 0, to = 0;                                         \
     float2 v[32];                                                       \
     CLF_STAGE_0 CLF_STAGE_1 CLF_STAGE_2 CLF_STAGE_3                     \
     CLF_STAGE_4 CLF_STAGE_5 CLF_STAGE_6 CLF_STAGE_7                     \
@@ -540,7 +574,7 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
   {                                                                     \
     uint k_ = (j) % Ns, step_ = N / (Ns * R);                           \
     for (uint r = 1; r < R; r++)                                        \
-      w[r] = cmul (w[r], CLF_TW (R, k_ * step_, r));                    \
+      w[r] = cmul (w[r], CLF_TW_AT (R, k_, step_, r));                  \
   }
 #define PLANAR_OP_DFT(R, w, j) dft##R (w);
 /* outputs of the stage of span SPAN: this stage's (Ns) or the last one's */
@@ -587,6 +621,7 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
       barrier (CLK_LOCAL_MEM_FENCE);                                    \
     }                                                                   \
     Nsp = Ns;                                                           \
+    to += ((R) - 1) * Ns;                                               \
     Ns *= (R);                                                          \
     s++;                                                                \
   }
@@ -656,7 +691,7 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
 #if defined (CLF_FIXED) && defined (CLF_R0)
 #define CLF_RUN_STAGES_PLANAR()                                          \
   {                                                                     \
-    uint Ns = 1, Nsp = 1, s = 0;                                        \
+    uint Ns = 1, Nsp = 1, s = 0, to = 0;                                \
     float2 v[32];                                                       \
     CLF_PSTAGE_0 CLF_PSTAGE_1 CLF_PSTAGE_2 CLF_PSTAGE_3                 \
     CLF_PSTAGE_4 CLF_PSTAGE_5 CLF_PSTAGE_6 CLF_PSTAGE_7                 \

@@ -84,18 +84,18 @@ clf_line_pass_free (ClfLinePass * lp)
   free (lp);
 }
 
-/* Copies lp->n complex values from the host into mem (blocking) and frees
+/* Copies count complex values from the host into mem (blocking) and frees
  * them; NULL values: the host was out of memory. */
 static ClfStatus
-write_complex (ClfLinePass * lp, cl_mem mem, float *values, const char *what,
-    ClfError * err)
+write_complex (ClfLinePass * lp, cl_mem mem, size_t count, float *values,
+    const char *what, ClfError * err)
 {
   cl_int ret;
 
   if (!values)
     return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "out of host memory");
   ret = clEnqueueWriteBuffer (clf_context_get_queue (lp->ctx), mem, CL_TRUE,
-      0, lp->n * sizeof (cl_float2), values, 0, NULL, NULL);
+      0, count * sizeof (cl_float2), values, 0, NULL, NULL);
   free (values);
   if (ret != CL_SUCCESS)
     return clf_set_cl_error (err, ret, what);
@@ -116,10 +116,11 @@ new_fused (ClfLinePass * lp, ClfError * err)
   if (st != CLF_OK)
     return st;
   lp->tw = clf_context_alloc (lp->ctx, CL_MEM_READ_ONLY,
-      lp->n * sizeof (cl_float2), err);
+      2 * lp->n * sizeof (cl_float2), err);
   if (!lp->tw)
     return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
-  return write_complex (lp, lp->tw, clf_twiddle_table (lp->n),
+  return write_complex (lp, lp->tw, 2 * lp->n,
+      clf_stage_twiddle_table (lp->n, lp->fused.radices, lp->fused.nstages),
       "clEnqueueWriteBuffer (twiddles)", err);
 }
 
@@ -189,7 +190,7 @@ clf_line_pass_set_kernel (ClfLinePass * lp, const double *taps,
   if (lp->sums)
     clReleaseMemObject (lp->sums);
   lp->sums = NULL;
-  return write_complex (lp, lp->kspec, clf_kernel_spectrum (taps, n_taps,
+  return write_complex (lp, lp->kspec, lp->n, clf_kernel_spectrum (taps, n_taps,
           centre, lp->n, 1.0 / (double) lp->n),
       "clEnqueueWriteBuffer (line kernel)", err);
 }

@@ -590,6 +590,29 @@ transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
   return G;
 }
 
+/* Programs built for one length read each stage's twiddles from its own
+ * table (CLF_STAGE_TW in kernels/fft.cl): on the H100 6720 ran 9% faster
+ * than through the natural table, 4096 and 4095 3%, 2D sizes 2-3%, 1000
+ * and 1024 level. Column and planar passes read only the entries of the
+ * powers of two and multiply them (=2): 1920-point columns 13% faster,
+ * 1080-point ones 5%, where rows of 1000 and 3840 ran 2-3% slower that
+ * way (docs/benchmarks.md). CLFFT_TWIDDLES=stage or =powers takes one
+ * form for every pass, =products or =table the natural table (for
+ * comparing). */
+static const char *
+stage_twiddles_define (cl_uint flags)
+{
+  const char *env = getenv ("CLFFT_TWIDDLES");
+
+  if (env && (!strcmp (env, "products") || !strcmp (env, "table")))
+    return "";
+  if (env && !strcmp (env, "stage"))
+    return "-DCLF_STAGE_TW=1 ";
+  if ((env && !strcmp (env, "powers")) || (flags & (LOAD_BFAST | PLANAR)))
+    return "-DCLF_STAGE_TW=2 ";
+  return "-DCLF_STAGE_TW=1 ";
+}
+
 /* stages kernels/fft.cl spells out one by one (CLF_STAGE_0 to _11) */
 #define MAX_FIXED_STAGES 12
 
@@ -606,8 +629,8 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   cl_kernel kernel = NULL;
   char generic[256];
   int big = 0, composite = 0, products = 0;
-  /* CLFFT_TWIDDLES=table: every stage reads its twiddles from the table
-   * (for comparing; see CLF_TW in kernels/fft.cl) */
+  /* CLFFT_TWIDDLES=table: every stage reads its twiddles from the
+   * natural table (for comparing; see CLF_TW in kernels/fft.cl) */
   const char *twenv = getenv ("CLFFT_TWIDDLES");
 
   lk->kernel = NULL;
@@ -620,7 +643,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
         lk->radices[i] == 16;
     lk->codes |= (cl_ulong) clf_radix_code (lk->radices[i]) << (4 * i);
   }
-  snprintf (generic, sizeof (generic), "%s%s%s%s%s%s%s%s",
+  snprintf (generic, sizeof (generic), "%s%s%s%s%s%s%s%s%s",
       direct_io (ctx) ? "" : "-DCLF_NO_DIRECT_IO ", pad ? "-DCLF_LDS_PAD " : "",
       (flags & PLANAR) ? "-DCLF_PLANAR_EXCHANGE " : "",
       big ? "-DCLF_BIG_RADICES " : "",
@@ -631,7 +654,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
        * compiled in, 182 us without */
       !products || (twenv && !strcmp (twenv, "table")) ?
       "-DCLF_TW_TABLE " : "",
-      defines ? defines : "");
+      stage_twiddles_define (flags), defines ? defines : "");
   if (ns >= 0 && T > maxwg && values == 16)
     return local_kernel_new (ctx, n, batch, flags, pad, defines, name, 32,
         lk, err);
@@ -826,10 +849,10 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
   plan->npasses++;
   groups = (ax->batch + G - 1) / G;
 
-  table = clf_twiddle_table (ax->n);
+  table = clf_stage_twiddle_table (ax->n, lk.radices, ns);
   if (!table)
     return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
-  st = upload_table (plan, table, 2 * ax->n, &tw, err);
+  st = upload_table (plan, table, 4 * ax->n, &tw, err);
   free (table);
   if (st != CLF_OK)
     return st;

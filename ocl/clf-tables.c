@@ -28,6 +28,31 @@ clf_twiddle_table (size_t n)
 }
 
 float *
+clf_stage_twiddle_table (size_t n, const unsigned *radices, int nstages)
+{
+  float *t = malloc (2 * sizeof (float) * 2 * (n ? n : 1));
+  size_t to = 0, span = 1;
+
+  if (!t)
+    return NULL;
+  for (size_t m = 0; m < n; m++)
+    unit_root (m, n, t + 2 * m);
+  for (int s = 0; s < nstages; s++) {
+    size_t radix = radices[s];
+    for (size_t r = 1; r < radix; r++)
+      for (size_t k = 0; k < span; k++)
+        unit_root (r * k, span * radix, t + 2 * (n + to + (r - 1) * span + k));
+    to += (radix - 1) * span;
+    span *= radix;
+  }
+  /* the stages' entries add up to n - 1 when their radices multiply to
+   * n; the rest (all of it without stages) is left at 1 */
+  for (size_t i = n + to; i < 2 * (n ? n : 1); i++)
+    unit_root (0, 1, t + 2 * i);
+  return t;
+}
+
+float *
 clf_split_twiddle_table (size_t n, unsigned *shift, size_t *entries)
 {
   unsigned s = 0;

@@ -7,6 +7,13 @@
 /* exp(-2 pi i m/n), m < n: 2n floats (malloc), NULL on OOM */
 float *clf_twiddle_table (size_t n);
 
+/* 2n entries: the natural table (clf_twiddle_table), then the stage
+ * tables of a transform whose stages have these radices (fft.cl's
+ * CLF_STAGE_TW): stage s, after the stages of span Ns before it, holds
+ * exp(-2 pi i r k/(Ns R)) for r = 1..R-1, k < Ns at (r-1)*Ns + k.
+ * Entries the stages leave are 1. NULL on OOM. */
+float *clf_stage_twiddle_table (size_t n, const unsigned *radices, int nstages);
+
 /* Two-level table for m < n: entries [0, L) = exp(-2 pi i l/n) and
  * [L, L+H) = exp(-2 pi i h L/n), L = 2^shift ~ sqrt(n). */
 float *clf_split_twiddle_table (size_t n, unsigned *shift, size_t *entries);

@@ -172,7 +172,8 @@ DFT_ODD (31, clf_cos31, clf_sin31)
 /* Composite radix R = A*B in registers (Cooley-Tukey): B-point DFTs of
  * the A interleaved columns x[n1 + A n2], twiddles w_R^(n1 k2) (W holds
  * exp(-2 pi i m/R)), then A-point DFTs; X[k2 + B k1] comes out. One stage
- * of radix 9 or 15 replaces two local-memory passes (1080 = 8x9x15). */
+ * of radix 9, 10, 12 or 15 replaces two local-memory passes (1080 =
+ * 12x10x9; 10 and 12 only in programs built for one length). */
 #define DFT_COMPOSITE(R, A, B, W)                                       \
 inline void                                                             \
 dft##R (float2 * v)                                                     \
@@ -225,7 +226,27 @@ __constant float2 clf_w15[15] = {
   (float2) (0.91354545764260097762f, 0.40673664307580015276f),
 };
 
+__constant float2 clf_w10[5] = {
+  (float2) (1.00000000000000000000f, -0.00000000000000000000f),
+  (float2) (0.80901699437494745126f, -0.58778525229247313710f),
+  (float2) (0.30901699437494745126f, -0.95105651629515353118f),
+  (float2) (-0.30901699437494734024f, -0.95105651629515364220f),
+  (float2) (-0.80901699437494734024f, -0.58778525229247324813f),
+};
+
+__constant float2 clf_w12[7] = {
+  (float2) (1.00000000000000000000f, -0.00000000000000000000f),
+  (float2) (0.86602540378443870761f, -0.49999999999999994449f),
+  (float2) (0.50000000000000011102f, -0.86602540378443859659f),
+  (float2) (0.00000000000000006123f, -1.00000000000000000000f),
+  (float2) (-0.49999999999999977796f, -0.86602540378443870761f),
+  (float2) (-0.86602540378443870761f, -0.49999999999999994449f),
+  (float2) (-1.00000000000000000000f, -0.00000000000000012246f),
+};
+
 DFT_COMPOSITE (9, 3, 3, clf_w9)
+DFT_COMPOSITE (10, 2, 5, clf_w10)
+DFT_COMPOSITE (12, 4, 3, clf_w12)
 DFT_COMPOSITE (15, 3, 5, clf_w15)
 #endif
 

@@ -455,6 +455,134 @@ local_radices (size_t n, unsigned *radices)
   return out;
 }
 
+/* Stage slots a factorization keeps busy: each of its S stages runs
+ * n/R butterflies on T threads, B = butterflies_per_thread each, so
+ * S*n values of T * sum (B*R) slots */
+static double
+stage_efficiency (size_t n, const unsigned *radices, int ns, unsigned values)
+{
+  size_t T = local_threads (n, radices, ns, values), slots = 0;
+  for (int i = 0; i < ns; i++)
+    slots += butterflies_per_thread (radices[i], values) * radices[i];
+  return (double) ns * n / ((double) T * slots);
+}
+
+/* radices of at most 16 that programs built for one length take: 9, 10,
+ * 12 and 15 as register composites (fft.cl's DFT_COMPOSITE) */
+static const unsigned fixed_radix_set[] = {
+  16, 15, 13, 12, 11, 10, 9, 8, 7, 5, 4, 3, 2
+};
+
+#define N_FIXED_RADICES \
+    (sizeof (fixed_radix_set) / sizeof (fixed_radix_set[0]))
+
+static int
+fixed_radix_ok (unsigned r)
+{
+  for (unsigned i = 0; i < N_FIXED_RADICES; i++)
+    if (fixed_radix_set[i] == r)
+      return 1;
+  return 0;
+}
+
+/* Depth-first over non-increasing radices of fixed_radix_set whose
+ * product is n, at most max stages: the best into best (fewest stages,
+ * then the most efficient), its count into *nbest */
+static void
+search_radices (size_t n, unsigned values, unsigned *cur, int depth,
+    int max, size_t rest, unsigned *best, int *nbest, double *best_eff)
+{
+  if (rest == 1) {
+    double eff = stage_efficiency (n, cur, depth, values);
+    if (depth < *nbest || (depth == *nbest && eff > *best_eff)) {
+      memcpy (best, cur, depth * sizeof (unsigned));
+      *nbest = depth;
+      *best_eff = eff;
+    }
+    return;
+  }
+  if (depth >= max)
+    return;
+  for (unsigned i = 0; i < N_FIXED_RADICES; i++) {
+    unsigned r = fixed_radix_set[i];
+    if ((depth > 0 && r > cur[depth - 1]) || rest % r)
+      continue;
+    cur[depth] = r;
+    search_radices (n, values, cur, depth + 1, max, rest / r, best, nbest,
+        best_eff);
+  }
+}
+
+/* CLFFT_RADICES=AxBx... (for tuning): those stages, in that order, where
+ * they are radices of fixed_radix_set that multiply to n. Their count, or
+ * 0 (radices untouched) */
+static int
+radices_from_env (size_t n, unsigned *radices)
+{
+  const char *env = getenv ("CLFFT_RADICES");
+  unsigned given[CLF_MAX_STAGES];
+  char *end = (char *) env;
+  size_t product = 1;
+  int k = 0;
+
+  if (!env)
+    return 0;
+  while (*end && k < CLF_MAX_STAGES) {
+    given[k] = (unsigned) strtoul (end, &end, 10);
+    if (!fixed_radix_ok (given[k]))
+      return 0;
+    product *= given[k++];
+    if (*end && *end++ != 'x')
+      return 0;
+  }
+  if (*end || product != n)
+    return 0;
+  memcpy (radices, given, k * sizeof (unsigned));
+  return k;
+}
+
+/* The stages of fft_local for a length-n pass with values per thread:
+ * local_radices, except in programs built for one length (not planar)
+ * where fewer stages, or stages that keep the threads much busier, are
+ * possible with the composites 10 and 12. On the H100 1000 = 10x10x10
+ * ran 418-422 -> 378-381 us against 8x5x5x5 (VkFFT 380), 1080 = 12x10x9
+ * 464-466 -> 407-408 against 8x9x15 (threads busy 87% against 68%), 2160
+ * = 12x12x15 234-236 -> 221 against 16x9x15; the 1080-point columns of
+ * 1920x1080 (32 values: 91% busy) keep 8x9x15, which ran 2-5% faster.
+ * Below 256 points the stages stay: a work-group holds several such
+ * transforms (3840x2160's 45- and 48-point columns ran no faster). */
+static int
+fixed_radices (ClfContext * ctx, size_t n, unsigned values, cl_uint flags,
+    unsigned *radices)
+{
+  int ns = local_radices (n, radices), nbest = ns + 1, k = 0;
+  unsigned cur[CLF_MAX_STAGES], best[CLF_MAX_STAGES];
+  double base_eff, best_eff = 0.0;
+
+  if (ns <= 0 || !specialize (ctx) || (flags & PLANAR))
+    return ns;
+  if ((k = radices_from_env (n, radices)) > 0)
+    return k;
+  if (n < 256)
+    return ns;
+  for (int i = 0; i < ns; i++)
+    if (radices[i] > 16)
+      return ns;
+  search_radices (n, values, cur, 0, ns, n, best, &nbest, &best_eff);
+  base_eff = stage_efficiency (n, radices, ns, values);
+  if (nbest > ns || (nbest == ns && (base_eff >= 0.9 ||
+              best_eff <= base_eff + 0.05)) ||
+      local_threads (n, best, nbest, values) > group_threads ())
+    return ns;
+  /* even radices first, as local_radices puts its powers of two: on the
+   * H100 2160 ran 218 us as 12x12x15, 243 as 15x12x12 */
+  for (int odd = 0; odd < 2; odd++)
+    for (int i = 0; i < nbest; i++)
+      if ((best[i] & 1) == (unsigned) odd)
+        radices[k++] = best[i];
+  return nbest;
+}
+
 /* Whether one fft_local work-group can hold a length-n transform */
 int
 clf_fits_local (ClfContext * ctx, size_t n)
@@ -621,7 +749,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
     cl_uint flags, int pad, const char *defines, const char *name,
     unsigned values, ClfLocalKernel * lk, ClfError * err)
 {
-  int ns = local_radices (n, lk->radices);
+  int ns = fixed_radices (ctx, n, values, flags, lk->radices);
   size_t T = local_threads (n, lk->radices, ns, values), T_min = T;
   size_t maxwg = clf_context_max_work_group (ctx), kwg = 0;
   const char *form = "specialised";
@@ -638,10 +766,13 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   lk->codes = 0;
   for (int i = 0; i < ns; i++) {
     big |= lk->radices[i] > 16;
-    composite |= lk->radices[i] == 9 || lk->radices[i] == 15;
+    composite |= lk->radices[i] == 9 || lk->radices[i] == 10 ||
+        lk->radices[i] == 12 || lk->radices[i] == 15;
     products |= lk->radices[i] == 4 || lk->radices[i] == 8 ||
         lk->radices[i] == 16;
-    lk->codes |= (cl_ulong) clf_radix_code (lk->radices[i]) << (4 * i);
+    /* (10 and 12 have no code: only programs built for one length,
+     * which do not read the codes, take them) */
+    lk->codes |= (cl_ulong) (clf_radix_code (lk->radices[i]) & 15) << (4 * i);
   }
   snprintf (generic, sizeof (generic), "%s%s%s%s%s%s%s%s%s",
       direct_io (ctx) ? "" : "-DCLF_NO_DIRECT_IO ", pad ? "-DCLF_LDS_PAD " : "",

@@ -388,18 +388,28 @@ test_2d_column_split (void)
 }
 
 /* the programs built for one length that GPUs run (PoCL runs them only
- * when told to), where radix 4, 8 and 16 stages multiply their twiddles
- * together from a few table entries */
+ * when told to), whose stages read their twiddles from stage tables:
+ * every entry on rows, products of the power-of-two entries on columns */
 static void
 test_specialized_local (void)
 {
-  static const size_t sizes[] = { 32, 64, 128, 960, 1024, 4096 };
+  static const size_t sizes[] = { 32, 64, 128, 960, 1024, 1080, 4096 };
   setenv ("CLFFT_SPECIALIZE", "1", 1);
   setenv ("CLFFT_CPU_PATH", "0", 1);
   check_lengths ("specialised local", sizes,
       sizeof (sizes) / sizeof (sizes[0]));
   check_err ("specialised local 2d", 64, 48, run_simple (CLF_C2C,
           CLF_FORWARD, 64, 48, 1));
+  check_err ("specialised local 2d odd", 60, 45, run_simple (CLF_C2C,
+          CLF_INVERSE, 60, 45, 1));
+  /* and each form on the other kind of pass */
+  setenv ("CLFFT_TWIDDLES", "powers", 1);
+  check_err ("specialised powers rows", 1000, 1, run_simple (CLF_C2C,
+          CLF_FORWARD, 1000, 0, 3));
+  setenv ("CLFFT_TWIDDLES", "stage", 1);
+  check_err ("specialised stage columns", 60, 45, run_simple (CLF_C2C,
+          CLF_FORWARD, 60, 45, 1));
+  unsetenv ("CLFFT_TWIDDLES");
   unsetenv ("CLFFT_CPU_PATH");
   unsetenv ("CLFFT_SPECIALIZE");
 }

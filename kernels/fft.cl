@@ -329,11 +329,14 @@ clf_tw_stage_power (__global const float2 * tw, uint at, uint Ns, uint r)
   return w;
 }
 
-#if defined (CLF_FIXED) && defined (CLF_STAGE_TW) && CLF_STAGE_TW == 2
+#if defined (CLF_FIXED) && defined (CLF_R0) && defined (CLF_STAGE_TW)
+#if CLF_STAGE_TW == 2
 #define CLF_TW_AT(R, k, step, r) clf_tw_stage_power (tw, N + to + (k), Ns, r)
-#elif defined (CLF_FIXED) && defined (CLF_STAGE_TW)
-#define CLF_TW_AT(R, k, step, r) tw[N + to + ((r) - 1) * Ns + (k)]
 #else
+#define CLF_TW_AT(R, k, step, r) tw[N + to + ((r) - 1) * Ns + (k)]
+#endif
+#else
+/* (also where a program for one length has no stages spelled out: N = 1) */
 #define CLF_TW_AT(R, k, step, r) CLF_TW (R, (k) * (step), r)
 #endif
 

@@ -393,7 +393,7 @@ test_2d_column_split (void)
 static void
 test_specialized_local (void)
 {
-  static const size_t sizes[] = { 32, 64, 128, 960, 1024, 1080, 4096 };
+  static const size_t sizes[] = { 1, 32, 64, 128, 960, 1024, 1080, 4096 };
   setenv ("CLFFT_SPECIALIZE", "1", 1);
   setenv ("CLFFT_CPU_PATH", "0", 1);
   check_lengths ("specialised local", sizes,

@@ -402,6 +402,14 @@ test_specialized_local (void)
           CLF_FORWARD, 64, 48, 1));
   check_err ("specialised local 2d odd", 60, 45, run_simple (CLF_C2C,
           CLF_INVERSE, 60, 45, 1));
+  /* the composites 10 and 12: 1000 takes three stages instead of four,
+   * and CLFFT_RADICES sets 1080's (PoCL's 32 values keep 8x9x15) */
+  check_plan_uses (1000, 0, "local(1000:10x10x10)");
+  setenv ("CLFFT_RADICES", "12x10x9", 1);
+  check_plan_uses (1080, 0, "local(1080:12x10x9)");
+  check_err ("specialised 12x10x9", 1080, 1, run_simple (CLF_C2C,
+          CLF_INVERSE, 1080, 0, 2));
+  unsetenv ("CLFFT_RADICES");
   /* and each form on the other kind of pass */
   setenv ("CLFFT_TWIDDLES", "powers", 1);
   check_err ("specialised powers rows", 1000, 1, run_simple (CLF_C2C,

@@ -274,11 +274,12 @@ clf_radix_of_code (uint code)
   }
 }
 
-/* w^r for w = tw[base], the twiddle of input r of a radix-R butterfly.
+/* w^r, the twiddle of input r of a radix-R butterfly, from a table that
+ * holds w^b at origin + b * stride for the powers of two b: the product
+ * of the entries at r's set bits.
  * In programs built for one length that read the natural table (not
  * CLF_STAGE_TW, below: CLFFT_TWIDDLES=products), radices 4, 8 and 16
- * multiply the table entries at r's set bits: 4 table reads instead of
- * 15 for radix 16.
+ * take it from tw[b * base]: 4 table reads instead of 15 for radix 16.
  * The H100 ran batched 4096-point transforms 483 -> 378 us, 1024 points
  * 418 -> 381 us (errors 1.22e-7 -> 1.36e-7): the twiddle reads missed its
  * L1, which local memory fills. Odd radices read the table (4095 =
@@ -287,13 +288,13 @@ clf_radix_of_code (uint code)
  * lengths without a radix 4, 8 or 16 stage, where the products would
  * only cost registers (4095: 182 us with the table, 222 without). */
 inline float2
-clf_tw_power (__global const float2 * tw, uint base, uint r)
+clf_tw_power (__global const float2 * tw, uint origin, uint stride, uint r)
 {
   float2 w = (float2) (1.0f, 0.0f);
   int first = 1;
   for (uint bit = 1; bit <= r; bit <<= 1)
     if (r & bit) {
-      float2 e = tw[bit * base];
+      float2 e = tw[origin + bit * stride];
       w = first ? e : cmul (w, e);
       first = 0;
     }
@@ -304,7 +305,7 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
 #define CLF_TW(R, base, r) tw[(r) * (base)]
 #else
 #define CLF_TW(R, base, r) ((R) == 4 || (R) == 8 || (R) == 16 ?             \
-    clf_tw_power (tw, base, r) : tw[(r) * (base)])
+    clf_tw_power (tw, 0, base, r) : tw[(r) * (base)])
 #endif
 
 /* CLF_STAGE_TW (programs built for one length): every stage reads its
@@ -314,24 +315,12 @@ clf_tw_power (__global const float2 * tw, uint base, uint r)
  * ocl/clf-tables.c). A warp's butterflies read neighbouring entries
  * there, where tw[r*k*N/(Ns*R)] spread them over up to 32 cache lines.
  * CLF_STAGE_TW=2 reads only the entries of r = 1, 2, 4 and 8 and
- * multiplies them for the others: fewer loads for more arithmetic. */
-inline float2
-clf_tw_stage_power (__global const float2 * tw, uint at, uint Ns, uint r)
-{
-  float2 w = (float2) (1.0f, 0.0f);
-  int first = 1;
-  for (uint bit = 1; bit <= r; bit <<= 1)
-    if (r & bit) {
-      float2 e = tw[at + (bit - 1) * Ns];
-      w = first ? e : cmul (w, e);
-      first = 0;
-    }
-  return w;
-}
-
+ * multiplies them for the others (clf_tw_power, with w^b of butterfly k
+ * at to + (b-1)*Ns + k): fewer loads for more arithmetic. */
 #if defined (CLF_FIXED) && defined (CLF_R0) && defined (CLF_STAGE_TW)
 #if CLF_STAGE_TW == 2
-#define CLF_TW_AT(R, k, step, r) clf_tw_stage_power (tw, N + to + (k), Ns, r)
+#define CLF_TW_AT(R, k, step, r)                                        \
+    clf_tw_power (tw, N + to + (k) - Ns, Ns, r)
 #else
 #define CLF_TW_AT(R, k, step, r) tw[N + to + ((r) - 1) * Ns + (k)]
 #endif

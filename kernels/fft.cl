@@ -16,6 +16,7 @@ typedef uint8 clf_addr;
 #define CLF_IN_HERMITIAN   (1u << 6)        /* input is a half spectrum */
 #define CLF_OUT_REAL       (1u << 7)        /* store the real part only */
 #define CLF_BLOCK_IO       (1u << 8)        /* a group's transforms as one span */
+#define CLF_PRE_TWIDDLE    (1u << 10)       /* four-step twiddle on the input */
 
 inline uint
 clf_batch_offset (clf_addr a, uint b)
@@ -734,6 +735,28 @@ clf_load (__global const float2 * src, __global const float *srcr,
   return (flags & CLF_CONJ_IN) ? conj2 (val) : val;
 }
 
+/* exp(-2 pi i m/n) from clf_split_twiddle_table (L = 2^shift entries of
+ * the low part, then the high part) */
+inline float2
+clf_four_step_twiddle (__global const float2 * tw, uint shift, uint m)
+{
+  uint L = 1u << shift;
+  return cmul (tw[m & (L - 1)], tw[L + (m >> shift)]);
+}
+
+/* Element j of the input of transform b, with the four-step twiddle of
+ * n2 * j where the pass takes it on its input */
+inline float2
+clf_load_twiddled (__global const float2 * src, __global const float *srcr,
+    clf_addr a, uint flags, uint N, uint base, uint j,
+    __global const float2 * post_tw, uint post_shift, uint n2)
+{
+  float2 val = clf_load (src, srcr, a, flags, N, base, j);
+  if (flags & CLF_PRE_TWIDDLE)
+    val = cmul (val, clf_four_step_twiddle (post_tw, post_shift, n2 * j));
+  return val;
+}
+
 /* Element j of the output of a transform: four-step twiddle, direction,
  * scale, real part, and the R2C limit on the whole transform's index. */
 inline void
@@ -744,10 +767,8 @@ clf_store (__global float2 * dst, __global float *dstr, uint flags,
 {
   if (first + j * step >= count)
     return;
-  if (flags & CLF_POST_TWIDDLE) {
-    uint m = n2 * j, L = 1u << post_shift;
-    val = cmul (val, cmul (post_tw[m & (L - 1)], post_tw[L + (m >> post_shift)]));
-  }
+  if (flags & CLF_POST_TWIDDLE)
+    val = cmul (val, clf_four_step_twiddle (post_tw, post_shift, n2 * j));
   if (flags & CLF_CONJ_OUT)
     val = conj2 (val);
   val *= scale;
@@ -759,7 +780,8 @@ clf_store (__global float2 * dst, __global float *dstr, uint flags,
 
 #if !defined (CLF_HELPERS_ONLY) && !defined (CLF_LINE_PASS)
 /* fft_local's first stage reads its input, the last writes its output */
-#define CLF_DIRECT_LOAD(i) clf_load (src, srcr, in, flags, N, in_base, i)
+#define CLF_DIRECT_LOAD(i) clf_load_twiddled (src, srcr, in, flags, N,   \
+    in_base, i, post_tw, post_shift, n2)
 #define CLF_DIRECT_STORE(i, val) clf_store (dst, dstr, flags, out_base,    \
     out.s1, i, first_out, store_step, count, val, scale, post_tw,         \
     post_shift, n2)
@@ -767,7 +789,8 @@ clf_store (__global float2 * dst, __global float *dstr, uint flags,
 /* One whole transform of length N <= local memory per group of T threads;
  * G transforms per work-group. params: s0 N, s1 number of stages, s2 T,
  * s3 G, s4 batch, s5 flags, s6 elements to store (R2C: N/2+1),
- * s7 post-twiddle modulus (four-step: index n2 = (b / post_div) % s7). */
+ * s7 four-step twiddle modulus (index n2 = (b / post_div) % s7, on the
+ * output or, CLF_PRE_TWIDDLE, on the input). */
 __kernel void
 fft_local (__global const float2 * src, __global float2 * dst,
     clf_addr in, clf_addr out, uint8 params, ulong radix_codes,
@@ -832,7 +855,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
     /* N = 1: the transform is the identity */
     if (live && t == 0)
       clf_store (dst, dstr, flags, out_base, out.s1, 0, first_out,
-          store_step, count, clf_load (src, srcr, in, flags, N, in_base, 0),
+          store_step, count, CLF_DIRECT_LOAD (0),
           scale, post_tw, post_shift, n2);
     return;
   }
@@ -848,16 +871,19 @@ fft_local (__global const float2 * src, __global float2 * dst,
     const uint base0 = in.s0 + clf_batch_offset (in, b0);
     for (uint i = lid; i < G * N; i += G * T) {
       uint gi = i / N, j = i - gi * N;
+      uint in2 = (flags & CLF_PRE_TWIDDLE) ?
+          ((b0 + gi) / post_div) % post_mod : 0;
       if (b0 + gi < batch)
-        buf[gi * LS + LX (j)] = clf_load (src, srcr, in, flags, N,
-            clf_group_offset (in, base0, b0, gi), j);
+        buf[gi * LS + LX (j)] = clf_load_twiddled (src, srcr, in, flags, N,
+            clf_group_offset (in, base0, b0, gi), j, post_tw, post_shift,
+            in2);
     }
     barrier (CLK_LOCAL_MEM_FENCE);
   } else if (!direct_load) {
     /* fill local memory first; the stages then all read from it */
     if (live)
       for (uint j = t; j < N; j += T)
-        x[LX (j)] = clf_load (src, srcr, in, flags, N, in_base, j);
+        x[LX (j)] = CLF_DIRECT_LOAD (j);
     barrier (CLK_LOCAL_MEM_FENCE);
   }
 

@@ -913,7 +913,8 @@ clf_local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
 }
 
 /* post_n: four-step twiddle w_{post_n}^(n2 * k) on output k, with
- * n2 = (b / post_div) % post_mod for transform b (post_n = 0: none).
+ * n2 = (b / post_div) % post_mod for transform b (post_n = 0: none), or
+ * on input k where extra_flags has PRE_TWIDDLE.
  * store_mod/step: R2C keeps output k of transform b when
  * b % store_mod + k * store_step < ax->count. */
 static ClfStatus
@@ -943,7 +944,7 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
     flags |= LOAD_BFAST;
   if (ax->out.stride != 1 && ax->out.d0 == 1)
     flags |= STORE_BFAST;
-  if (post_n)
+  if (post_n && !(flags & PRE_TWIDDLE))
     flags |= POST_TWIDDLE;
   if (planar_columns_pay (plan->ctx, ax->n, flags))
     flags |= PLANAR;
@@ -1035,8 +1036,9 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
   describe_append (plan, " local(%zu:", ax->n);
   for (int i = 0; i < ns; i++)
     describe_append (plan, "%s%u", i ? "x" : "", lk.radices[i]);
-  describe_append (plan, (flags & BLOCK_IO) ? ",block)" :
-      (flags & PLANAR) ? ",planar)" : ")");
+  describe_append (plan, "%s%s)", (flags & BLOCK_IO) ? ",block" :
+      (flags & PLANAR) ? ",planar" : "",
+      (flags & PRE_TWIDDLE) ? ",twiddled" : "");
   return CLF_OK;
 }
 
@@ -1091,8 +1093,29 @@ split_pass (const Axis * ax, SplitStep step, size_t n, size_t batch,
   return p;
 }
 
-/* n = n1 * n2: transforms of length n1 over stride n2 with the twiddle
- * w_n^(n2 k1) fused, then transforms of length n2, written transposed. */
+/* Whether a four-step split with first factor n1 takes its twiddle
+ * w_n^(n2 k1) on the input of its second pass (rows k1 of the scratch)
+ * rather than on the output of the first (columns n2): where the
+ * columns pass through local memory one float at a time (PLANAR), whose
+ * registers the twiddles crowd. On the H100 2^20 x64 (1024-point planar
+ * columns) ran 968 -> 939-942 us that way, its columns 572 -> 486 and
+ * its rows 405 -> 465; r2c 1030 -> 936. Where the columns are float2 the
+ * rows lost more than the columns gained: 2^17 x512 758-766 -> 839-849,
+ * 16384 x1024 207-214 -> 226-228. CLFFT_FOUR_STEP_TWIDDLE=store/load
+ * overrides (for comparing). */
+static int
+four_step_twiddle_on_load (ClfContext * ctx, size_t n1)
+{
+  const char *env = getenv ("CLFFT_FOUR_STEP_TWIDDLE");
+
+  if (env && (!strcmp (env, "store") || !strcmp (env, "load")))
+    return !strcmp (env, "load");
+  return planar_columns_pay (ctx, n1, LOAD_BFAST | STORE_BFAST);
+}
+
+/* n = n1 * n2: transforms of length n1 over stride n2, then transforms of
+ * length n2, written transposed, with the twiddle w_n^(n2 k1) fused into
+ * one of them. */
 static ClfStatus
 add_four_step (ClfPlan * plan, const Axis * ax, size_t n1, ClfError * err)
 {
@@ -1104,6 +1127,7 @@ add_four_step (ClfPlan * plan, const Axis * ax, size_t n1, ClfError * err)
   };
   Axis a, b;
   ClfStatus st;
+  int on_load;
 
   if (scratch < 0)
     return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
@@ -1115,7 +1139,9 @@ add_four_step (ClfPlan * plan, const Axis * ax, size_t n1, ClfError * err)
         "layout too deep for a four-step transform of %zu", n);
   a = split_pass (ax, SPLIT_FIRST, n1, ax->batch * n2, a_in, a_out, scratch);
   describe_append (plan, " fourstep(%zux%zu)", n1, n2);
-  st = add_local_pass (plan, &a, 0, n, (cl_uint) n2, 1, 1, 1, err);
+  on_load = four_step_twiddle_on_load (plan->ctx, n1);
+  st = add_local_pass (plan, &a, 0, on_load ? 0 : n, (cl_uint) n2, 1, 1, 1,
+      err);
   if (st != CLF_OK)
     return st;
 
@@ -1126,8 +1152,8 @@ add_four_step (ClfPlan * plan, const Axis * ax, size_t n1, ClfError * err)
         "layout too deep for a four-step transform of %zu", n);
   b = split_pass (ax, SPLIT_LAST, n2, ax->batch * n1, addr_1level (0, 1, n2),
       b_out, scratch);
-  return add_local_pass (plan, &b, 0, 0, 0, 1, (cl_uint) n1, (cl_uint) n1,
-      err);
+  return add_local_pass (plan, &b, on_load ? PRE_TWIDDLE : 0,
+      on_load ? n : 0, (cl_uint) n1, 1, (cl_uint) n1, (cl_uint) n1, err);
 }
 
 /* Columns (neighbouring transforms adjacent in memory, at most two batch

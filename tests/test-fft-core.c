@@ -492,6 +492,35 @@ test_planar_exchange (void)
   unsetenv ("CLFFT_SPECIALIZE");
 }
 
+/* The four-step twiddle on the output of the first pass (columns) or on
+ * the input of the second (rows, "twiddled"), as GPUs split long
+ * transforms: a power of two and a length of 2s and 5s. */
+static void
+test_four_step_twiddles (void)
+{
+  static const size_t sizes[] = { 250000, 262144 };
+  static const char *sides[] = { "store", "load" };
+
+  setenv ("CLFFT_SPECIALIZE", "1", 1);
+  setenv ("CLFFT_CPU_PATH", "0", 1);
+  setenv ("CLFFT_DIRECT_IO", "1", 1);
+  for (int i = 0; i < 2; i++) {
+    char name[64];
+    setenv ("CLFFT_FOUR_STEP_TWIDDLE", sides[i], 1);
+    check_plan_uses (250000, 0, i ? "local(500:10x10x5,twiddled)" :
+        "fourstep(500x500) local(500:10x10x5) local(500:10x10x5)");
+    snprintf (name, sizeof (name), "four-step twiddle %s", sides[i]);
+    check_lengths (name, sizes, sizeof (sizes) / sizeof (sizes[0]));
+    snprintf (name, sizeof (name), "four-step twiddle %s c2r", sides[i]);
+    check_err (name, 262144, 1, run_simple (CLF_C2R, CLF_INVERSE, 262144,
+            0, 1));
+  }
+  unsetenv ("CLFFT_FOUR_STEP_TWIDDLE");
+  unsetenv ("CLFFT_DIRECT_IO");
+  unsetenv ("CLFFT_CPU_PATH");
+  unsetenv ("CLFFT_SPECIALIZE");
+}
+
 /* the three-pass split GPUs use for lengths too long for two passes */
 static void
 test_three_step (void)
@@ -756,6 +785,7 @@ main (int argc, char **argv)
   harness_run ("specialised fft_local", test_specialized_local);
   harness_run ("fft_local block I/O", test_block_io);
   harness_run ("fft_local planar exchange", test_planar_exchange);
+  harness_run ("four-step twiddle on either pass", test_four_step_twiddles);
   harness_run ("three-pass split", test_three_step);
   harness_run ("every length 1..1024", test_every_length_to_1024);
   harness_run ("real every length 1..256", test_real_every_length_to_256);

@@ -17,6 +17,7 @@
 #define BLOCK_IO       (1u << 8)
 /* host-only: built with CLF_PLANAR_EXCHANGE (kernels/fft.cl) */
 #define PLANAR         (1u << 9)
+/* four-step twiddle on the input (CLF_PRE_TWIDDLE) */
 #define PRE_TWIDDLE    (1u << 10)
 #define IN_FLAGS  (CONJ_IN | IN_REAL | IN_HERMITIAN)
 #define OUT_FLAGS (CONJ_OUT | OUT_REAL)

@@ -19,6 +19,9 @@
 #define PLANAR         (1u << 9)
 /* four-step twiddle on the input (CLF_PRE_TWIDDLE) */
 #define PRE_TWIDDLE    (1u << 10)
+/* host-only: the generic program, not one built for the length (a
+ * fallback where the device allows that one too few threads) */
+#define GENERIC        (1u << 11)
 #define IN_FLAGS  (CONJ_IN | IN_REAL | IN_HERMITIAN)
 #define OUT_FLAGS (CONJ_OUT | OUT_REAL)
 

@@ -279,6 +279,14 @@ clf_debug_round_work_groups (int on)
   round_work_groups = on;
 }
 
+static size_t work_group_cap;
+
+void
+clf_debug_cap_work_group (size_t threads)
+{
+  work_group_cap = threads;
+}
+
 static size_t column_limit (ClfContext * ctx);
 static int local_radices (size_t n, unsigned *radices);
 static size_t local_threads (size_t n, const unsigned *radices, int nstages,
@@ -559,7 +567,7 @@ fixed_radices (ClfContext * ctx, size_t n, unsigned values, cl_uint flags,
   unsigned cur[CLF_MAX_STAGES], best[CLF_MAX_STAGES];
   double base_eff, best_eff = 0.0;
 
-  if (ns <= 0 || !specialize (ctx) || (flags & PLANAR))
+  if (ns <= 0 || !specialize (ctx) || (flags & (PLANAR | GENERIC)))
     return ns;
   if ((k = radices_from_env (n, radices)) > 0)
     return k;
@@ -817,7 +825,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
    * length, where no stage then needs more than 32 values per thread.
    * On the H100 no T ran 1000, 1080, 1024, 4096 or 4095 more than 3%
    * faster than the defaults. */
-  if (getenv ("CLFFT_LOCAL_THREADS") && specialize (ctx)) {
+  if (getenv ("CLFFT_LOCAL_THREADS") && specialize (ctx) && !(flags & GENERIC)) {
     size_t want = strtoul (getenv ("CLFFT_LOCAL_THREADS"), NULL, 10);
     int ok = want > 0 && want <= maxwg;
     for (int i = 0; ok && i < ns; i++)
@@ -830,28 +838,35 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   lk->flags = flags;
   lk->G = transforms_per_group (ctx, batch, T, ls, maxwg, flags);
 
-  if (specialize (ctx)) {
+  if (specialize (ctx) && !(flags & GENERIC)) {
     /* a program for this length: constants instead of run-time values.
      * The generic program is not built at all then: on NVIDIA it takes
      * about 15 s to compile, a specialised one 1-4 s. */
     char fixed[768];
     size_t kwg_fixed = 0;
-    int len = snprintf (fixed, sizeof (fixed), "-DCLF_FIXED -DCLF_N=%zuu "
-        "-DCLF_NSTAGES=%du -DCLF_T=%zuu -DCLF_G=%zuu -DCLF_CODES=%lluul "
-        "-DCLF_FLAGS=%uu %s", n, ns, T, lk->G,
-        (unsigned long long) lk->codes, flags, generic);
-    /* each stage compiled for its radix alone (CLF_STAGE_i in fft.cl) */
-    for (int i = 0; i < ns && ns <= MAX_FIXED_STAGES &&
-        len < (int) sizeof (fixed); i++)
-      len += snprintf (fixed + len, sizeof (fixed) - len,
-          " -DCLF_R%d=%u -DCLF_B%d=%zu", i, lk->radices[i], i,
-          stage_butterflies (n, lk->radices[i], T));
-    kernel = clf_context_create_kernel_full (ctx, "fft", fixed, name, err);
-    if (!kernel)
-      return err ? err->code : CLF_ERROR_BUILD;
-    if (clGetKernelWorkGroupInfo (kernel, clf_context_get_device (ctx),
-            CL_KERNEL_WORK_GROUP_SIZE, sizeof (kwg_fixed), &kwg_fixed,
-            NULL) != CL_SUCCESS || kwg_fixed < lk->G * T) {
+
+    for (;;) {
+      int len = snprintf (fixed, sizeof (fixed), "-DCLF_FIXED -DCLF_N=%zuu "
+          "-DCLF_NSTAGES=%du -DCLF_T=%zuu -DCLF_G=%zuu -DCLF_CODES=%lluul "
+          "-DCLF_FLAGS=%uu %s", n, ns, T, lk->G,
+          (unsigned long long) lk->codes, flags, generic);
+      /* each stage compiled for its radix alone (CLF_STAGE_i in fft.cl) */
+      for (int i = 0; i < ns && ns <= MAX_FIXED_STAGES &&
+          len < (int) sizeof (fixed); i++)
+        len += snprintf (fixed + len, sizeof (fixed) - len,
+            " -DCLF_R%d=%u -DCLF_B%d=%zu", i, lk->radices[i], i,
+            stage_butterflies (n, lk->radices[i], T));
+      kernel = clf_context_create_kernel_full (ctx, "fft", fixed, name, err);
+      if (!kernel)
+        return err ? err->code : CLF_ERROR_BUILD;
+      if (clGetKernelWorkGroupInfo (kernel, clf_context_get_device (ctx),
+              CL_KERNEL_WORK_GROUP_SIZE, sizeof (kwg_fixed), &kwg_fixed,
+              NULL) != CL_SUCCESS)
+        kwg_fixed = 0;
+      if (work_group_cap && kwg_fixed > work_group_cap)
+        kwg_fixed = work_group_cap;
+      if (kwg_fixed >= lk->G * T)
+        break;
       if (clf_trace_builds ())
         fprintf (stderr, "clfft: fft_local %zu, %u values: the specialised "
             "program allows %zu threads, needs %zu\n", n, values, kwg_fixed,
@@ -869,7 +884,23 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
         return clf_set_error (err, CLF_ERROR_UNSUPPORTED, "length %zu: the "
             "planar program allows %zu threads, needs %zu", n, kwg_fixed,
             lk->G * T);
+      /* fewer transforms to a work-group, less widening, still
+       * specialised: with 90 threads x 2 transforms allowed 256, the
+       * generic program ran 1080 x4096 in 1130-1380 us on the H100 where
+       * this one takes 35. Each turn asks for fewer threads than the
+       * last program allowed. */
+      if (kwg_fixed < T_min)
+        break;
+      if (T > kwg_fixed)
+        T = kwg_fixed / 32 * 32 >= T_min ? kwg_fixed / 32 * 32 : T_min;
+      while (lk->G > 1 && lk->G * T > kwg_fixed)
+        lk->G /= 2;
     }
+    /* the generic program, planned anew: its stages are the radices it
+     * knows (not 10 or 12) */
+    if (!kernel)
+      return local_kernel_new (ctx, n, batch, flags | GENERIC, pad, defines,
+          name, values, lk, err);
   }
   if (!kernel) {
     /* the generic program, with as many threads as it allows */
@@ -1036,9 +1067,10 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
   describe_append (plan, " local(%zu:", ax->n);
   for (int i = 0; i < ns; i++)
     describe_append (plan, "%s%u", i ? "x" : "", lk.radices[i]);
-  describe_append (plan, "%s%s)", (flags & BLOCK_IO) ? ",block" :
+  describe_append (plan, "%s%s%s)", (flags & BLOCK_IO) ? ",block" :
       (flags & PLANAR) ? ",planar" : "",
-      (flags & PRE_TWIDDLE) ? ",twiddled" : "");
+      (flags & PRE_TWIDDLE) ? ",twiddled" : "",
+      (flags & GENERIC) ? ",generic" : "");
   return CLF_OK;
 }
 

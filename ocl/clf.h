@@ -168,6 +168,11 @@ void clf_debug_force_fused_lines (int on);
  * (the transforms run somewhat slower). */
 void clf_debug_round_work_groups (int on);
 
+/* Treat programs built for one length as if the device allowed them at
+ * most this many threads per work-group (0: what it reports), so CPU test
+ * runs cover the rebuilds a GPU's register limits cause. */
+void clf_debug_cap_work_group (size_t threads);
+
 /* The launches a plan enqueues, and a window of them to run alone
  * (count 0: all), for benchmarks that time each pass. The results of a
  * window alone are not the transform's. */

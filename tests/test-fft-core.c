@@ -521,6 +521,32 @@ test_four_step_twiddles (void)
   unsetenv ("CLFFT_SPECIALIZE");
 }
 
+/* Programs built for one length that the device allows fewer threads
+ * than planned (GPUs' register limits): fewer transforms to a work-group,
+ * rebuilt; or, where even one transform's threads do not fit, the generic
+ * program, which must then take the stages it knows (not radix 10). */
+static void
+test_work_group_cap (void)
+{
+  static const size_t sizes[] = { 64, 1000, 1080 };
+
+  setenv ("CLFFT_SPECIALIZE", "1", 1);
+  setenv ("CLFFT_CPU_PATH", "0", 1);
+  clf_debug_cap_work_group (64);
+  /* 50 threads x 4 transforms planned: rebuilt with one */
+  check_plan_uses (1000, 0, "local(1000:10x10x10)");
+  check_lengths ("capped", sizes, sizeof (sizes) / sizeof (sizes[0]));
+  check_err ("capped batch 4096", 64, 1, run_simple (CLF_C2C, CLF_FORWARD,
+          64, 0, 4096));
+  check_err ("capped 2d", 60, 45, run_simple (CLF_C2C, CLF_INVERSE, 60, 45, 2));
+  clf_debug_cap_work_group (32);
+  check_plan_uses (1000, 0, "generic)");
+  check_lengths ("generic fallback", sizes, sizeof (sizes) / sizeof (sizes[0]));
+  clf_debug_cap_work_group (0);
+  unsetenv ("CLFFT_CPU_PATH");
+  unsetenv ("CLFFT_SPECIALIZE");
+}
+
 /* the three-pass split GPUs use for lengths too long for two passes */
 static void
 test_three_step (void)
@@ -786,6 +812,7 @@ main (int argc, char **argv)
   harness_run ("fft_local block I/O", test_block_io);
   harness_run ("fft_local planar exchange", test_planar_exchange);
   harness_run ("four-step twiddle on either pass", test_four_step_twiddles);
+  harness_run ("work-groups smaller than planned", test_work_group_cap);
   harness_run ("three-pass split", test_three_step);
   harness_run ("every length 1..1024", test_every_length_to_1024);
   harness_run ("real every length 1..256", test_real_every_length_to_256);

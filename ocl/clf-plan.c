@@ -726,27 +726,38 @@ transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
   return G;
 }
 
-/* Programs built for one length read each stage's twiddles from its own
- * table (CLF_STAGE_TW in kernels/fft.cl): on the H100 6720 ran 9% faster
- * than through the natural table, 4096 and 4095 3%, 2D sizes 2-3%, 1000
- * and 1024 level. Column and planar passes read only the entries of the
- * powers of two and multiply them (=2): 1920-point columns 13% faster,
- * 1080-point ones 5%, where rows of 1000 and 3840 ran 2-3% slower that
- * way (docs/benchmarks.md). CLFFT_TWIDDLES=stage or =powers takes one
- * form for every pass, =products or =table the natural table (for
- * comparing). */
+/* How fft_local's stages get their twiddles (kernels/fft.cl), for a pass
+ * with these flags whose stages include a radix 4, 8 or 16 (products) or
+ * not:
+ * - CLF_TW_TABLE: every twiddle from a table, none as a product of
+ *   others. Without a radix 4, 8 or 16 stage the products only cost
+ *   registers: on the H100 4095 = 9x5x7x13 ran 222 us with them compiled
+ *   in, 182 us without.
+ * - CLF_STAGE_TW: programs built for one length read each stage's
+ *   twiddles from its own table: on the H100 6720 ran 9% faster than
+ *   through the natural table, 4096 and 4095 3%, 2D sizes 2-3%, 1000 and
+ *   1024 level. Column and planar passes read only the entries of the
+ *   powers of two and multiply them (=2): 1920-point columns 13% faster,
+ *   1080-point ones 5%, where rows of 1000 and 3840 ran 2-3% slower that
+ *   way (docs/benchmarks.md).
+ * CLFFT_TWIDDLES=stage or =powers takes one stage form for every pass,
+ * =products the natural table, =table the natural table and no products
+ * (for comparing). */
 static const char *
-stage_twiddles_define (cl_uint flags)
+twiddle_defines (cl_uint flags, int products)
 {
   const char *env = getenv ("CLFFT_TWIDDLES");
+  int table = !products || (env && !strcmp (env, "table"));
+  int natural = env && (!strcmp (env, "products") || !strcmp (env, "table"));
+  int powers = (env && !strcmp (env, "powers")) ||
+      (!(env && !strcmp (env, "stage")) && (flags & (LOAD_BFAST | PLANAR)));
 
-  if (env && (!strcmp (env, "products") || !strcmp (env, "table")))
-    return "";
-  if (env && !strcmp (env, "stage"))
-    return "-DCLF_STAGE_TW=1 ";
-  if ((env && !strcmp (env, "powers")) || (flags & (LOAD_BFAST | PLANAR)))
-    return "-DCLF_STAGE_TW=2 ";
-  return "-DCLF_STAGE_TW=1 ";
+  if (natural)
+    return table ? "-DCLF_TW_TABLE " : "";
+  if (table)
+    return powers ? "-DCLF_TW_TABLE -DCLF_STAGE_TW=2 " :
+        "-DCLF_TW_TABLE -DCLF_STAGE_TW=1 ";
+  return powers ? "-DCLF_STAGE_TW=2 " : "-DCLF_STAGE_TW=1 ";
 }
 
 /* stages kernels/fft.cl spells out one by one (CLF_STAGE_0 to _11) */
@@ -765,9 +776,6 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   cl_kernel kernel = NULL;
   char generic[256];
   int big = 0, composite = 0, products = 0;
-  /* CLFFT_TWIDDLES=table: every stage reads its twiddles from the
-   * natural table (for comparing; see CLF_TW in kernels/fft.cl) */
-  const char *twenv = getenv ("CLFFT_TWIDDLES");
 
   lk->kernel = NULL;
   lk->nstages = ns;
@@ -782,18 +790,13 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
      * which do not read the codes, take them) */
     lk->codes |= (cl_ulong) (clf_radix_code (lk->radices[i]) & 15) << (4 * i);
   }
-  snprintf (generic, sizeof (generic), "%s%s%s%s%s%s%s%s%s",
+  snprintf (generic, sizeof (generic), "%s%s%s%s%s%s%s%s",
       direct_io (ctx) ? "" : "-DCLF_NO_DIRECT_IO ", pad ? "-DCLF_LDS_PAD " : "",
       (flags & PLANAR) ? "-DCLF_PLANAR_EXCHANGE " : "",
       big ? "-DCLF_BIG_RADICES " : "",
       composite ? "-DCLF_COMPOSITE_RADICES " : "",
       values != 32 ? "-DCLF_VALUES=16 " : "",
-      /* without a radix 4, 8 or 16 stage the products only cost
-       * registers: on the H100 4095 = 9x5x7x13 ran 222 us with them
-       * compiled in, 182 us without */
-      !products || (twenv && !strcmp (twenv, "table")) ?
-      "-DCLF_TW_TABLE " : "",
-      stage_twiddles_define (flags), defines ? defines : "");
+      twiddle_defines (flags, products), defines ? defines : "");
   if (ns >= 0 && T > maxwg && values == 16)
     return local_kernel_new (ctx, n, batch, flags, pad, defines, name, 32,
         lk, err);

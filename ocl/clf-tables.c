@@ -17,17 +17,6 @@ unit_root (size_t m, size_t n, float *out)
 }
 
 float *
-clf_twiddle_table (size_t n)
-{
-  float *t = malloc (2 * sizeof (float) * (n ? n : 1));
-  if (!t)
-    return NULL;
-  for (size_t m = 0; m < n; m++)
-    unit_root (m, n, t + 2 * m);
-  return t;
-}
-
-float *
 clf_stage_twiddle_table (size_t n, const unsigned *radices, int nstages)
 {
   float *t = malloc (2 * sizeof (float) * 2 * (n ? n : 1));

@@ -4,10 +4,7 @@
 
 #include <stddef.h>
 
-/* exp(-2 pi i m/n), m < n: 2n floats (malloc), NULL on OOM */
-float *clf_twiddle_table (size_t n);
-
-/* 2n entries: the natural table (clf_twiddle_table), then the stage
+/* 2n entries: the natural table exp(-2 pi i m/n), m < n, then the stage
  * tables of a transform whose stages have these radices (fft.cl's
  * CLF_STAGE_TW): stage s, after the stages of span Ns before it, holds
  * exp(-2 pi i r k/(Ns R)) for r = 1..R-1, k < Ns at (r-1)*Ns + k.

@@ -744,6 +744,14 @@ clf_four_step_twiddle (__global const float2 * tw, uint shift, uint m)
   return cmul (tw[m & (L - 1)], tw[L + (m >> shift)]);
 }
 
+/* The four-step index n2 of transform b, whose twiddle of element j is
+ * that of n2 * j (fft_local's post_div and post_mod, params.s7) */
+inline uint
+clf_four_step_column (uint b, uint post_div, uint post_mod)
+{
+  return (b / post_div) % post_mod;
+}
+
 /* Element j of the input of transform b, with the four-step twiddle of
  * n2 * j where the pass takes it on its input */
 inline float2
@@ -833,7 +841,8 @@ fft_local (__global const float2 * src, __global float2 * dst,
   __local float2 *x = buf + g * LS;
   const uint in_base = live ? in.s0 + clf_batch_offset (in, b) : 0;
   const uint out_base = live ? out.s0 + clf_batch_offset (out, b) : 0;
-  const uint first_out = b % store_mod, n2 = (b / post_div) % post_mod;
+  const uint first_out = b % store_mod;
+  const uint n2 = clf_four_step_column (b, post_div, post_mod);
   /* CLF_BLOCK_IO: the group's transforms are one span of memory, read
    * and written through local memory at consecutive addresses. Direct
    * I/O would have each thread of a short transform (N = 8: one thread)
@@ -872,7 +881,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
     for (uint i = lid; i < G * N; i += G * T) {
       uint gi = i / N, j = i - gi * N;
       uint in2 = (flags & CLF_PRE_TWIDDLE) ?
-          ((b0 + gi) / post_div) % post_mod : 0;
+          clf_four_step_column (b0 + gi, post_div, post_mod) : 0;
       if (b0 + gi < batch)
         buf[gi * LS + LX (j)] = clf_load_twiddled (src, srcr, in, flags, N,
             clf_group_offset (in, base0, b0, gi), j, post_tw, post_shift,
@@ -897,7 +906,8 @@ fft_local (__global const float2 * src, __global float2 * dst,
       uint gi = i / N, j = i - gi * N, ob = b0 + gi;
       /* no divisions per element where they cannot matter */
       uint first = store_mod > 1 ? ob % store_mod : 0;
-      uint on2 = (flags & CLF_POST_TWIDDLE) ? (ob / post_div) % post_mod : 0;
+      uint on2 = (flags & CLF_POST_TWIDDLE) ?
+          clf_four_step_column (ob, post_div, post_mod) : 0;
       if (ob < batch)
         clf_store (dst, dstr, flags, clf_group_offset (out, base0, b0, gi),
             out.s1, j, first, store_step, count, buf[gi * LS + LX (j)],
@@ -905,7 +915,8 @@ fft_local (__global const float2 * src, __global float2 * dst,
     }
   } else if (!direct_store) {
     uint base = out.s0 + clf_batch_offset (out, sb);
-    uint first = sb % store_mod, sn2 = (sb / post_div) % post_mod;
+    uint first = sb % store_mod;
+    uint sn2 = clf_four_step_column (sb, post_div, post_mod);
     uint jend = store_live ? N : 0;
     for (uint j = st; j < jend; j += T)
       clf_store (dst, dstr, flags, base, out.s1, j, first, store_step,

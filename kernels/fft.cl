@@ -794,12 +794,21 @@ clf_store (__global float2 * dst, __global float *dstr, uint flags,
     out.s1, i, first_out, store_step, count, val, scale, post_tw,         \
     post_shift, n2)
 
+/* CLF_REQD_WG: the work-group size of a program built for one length,
+ * named where the plan chooses (name_work_group in ocl/clf-plan.c) */
+#ifdef CLF_REQD_WG
+#define CLF_LOCAL_KERNEL                                                \
+  __kernel __attribute__ ((reqd_work_group_size (CLF_REQD_WG, 1, 1)))
+#else
+#define CLF_LOCAL_KERNEL __kernel
+#endif
+
 /* One whole transform of length N <= local memory per group of T threads;
  * G transforms per work-group. params: s0 N, s1 number of stages, s2 T,
  * s3 G, s4 batch, s5 flags, s6 elements to store (R2C: N/2+1),
  * s7 four-step twiddle modulus (index n2 = (b / post_div) % s7, on the
  * output or, CLF_PRE_TWIDDLE, on the input). */
-__kernel void
+CLF_LOCAL_KERNEL void
 fft_local (__global const float2 * src, __global float2 * dst,
     clf_addr in, clf_addr out, uint8 params, ulong radix_codes,
     __global const float2 * tw, __global const float2 * post_tw,

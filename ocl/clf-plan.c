@@ -760,6 +760,25 @@ twiddle_defines (cl_uint flags, int products)
   return powers ? "-DCLF_STAGE_TW=2 " : "-DCLF_STAGE_TW=1 ";
 }
 
+/* Whether a program built for one length names its work-group size
+ * (CLF_REQD_WG, reqd_work_group_size), which NVIDIA's compiler then
+ * schedules for: planar rows. On the H100 8192 x2048 ran 125-130 us
+ * against 132-135 without, in three runs; 8192x8192 moved within its
+ * spread (1171-1241 against 1194-1209). Planar columns lost (2^20 x64
+ * 950-953 against 936-942), and other programs moved within 1-2% either
+ * way (docs/bench/h100-session12-reqd.txt). The plan still asks the
+ * device how many threads it allows. CLFFT_REQD_WG=0/1 names it in none
+ * / every such program (for comparing). */
+static int
+name_work_group (cl_uint flags)
+{
+  const char *env = getenv ("CLFFT_REQD_WG");
+
+  if (env && (env[0] == '0' || env[0] == '1'))
+    return env[0] == '1';
+  return (flags & PLANAR) && !(flags & LOAD_BFAST);
+}
+
 /* stages kernels/fft.cl spells out one by one (CLF_STAGE_0 to _11) */
 #define MAX_FIXED_STAGES 12
 
@@ -853,6 +872,9 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
           "-DCLF_NSTAGES=%du -DCLF_T=%zuu -DCLF_G=%zuu -DCLF_CODES=%lluul "
           "-DCLF_FLAGS=%uu %s", n, ns, T, lk->G,
           (unsigned long long) lk->codes, flags, generic);
+      if (name_work_group (flags))
+        len += snprintf (fixed + len, sizeof (fixed) - len,
+            "-DCLF_REQD_WG=%zu ", lk->G * T);
       /* each stage compiled for its radix alone (CLF_STAGE_i in fft.cl) */
       for (int i = 0; i < ns && ns <= MAX_FIXED_STAGES &&
           len < (int) sizeof (fixed); i++)

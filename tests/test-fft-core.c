@@ -221,6 +221,26 @@ use_generic_kernel (int on)
   clf_debug_round_work_groups (on);
 }
 
+/* The programs GPUs get, on PoCL: built for one length, fft_local rather
+ * than the CPU path and, with direct_io, the first and last stages
+ * reading and writing global memory (on = 0 restores the defaults of
+ * what on = 1 set). */
+static void
+use_gpu_programs (int on, int direct_io)
+{
+  if (on) {
+    setenv ("CLFFT_SPECIALIZE", "1", 1);
+    setenv ("CLFFT_CPU_PATH", "0", 1);
+  } else {
+    unsetenv ("CLFFT_SPECIALIZE");
+    unsetenv ("CLFFT_CPU_PATH");
+  }
+  if (direct_io && on)
+    setenv ("CLFFT_DIRECT_IO", "1", 1);
+  else if (direct_io)
+    unsetenv ("CLFFT_DIRECT_IO");
+}
+
 static void
 test_every_length_to_1024 (void)
 {
@@ -394,8 +414,7 @@ static void
 test_specialized_local (void)
 {
   static const size_t sizes[] = { 1, 32, 64, 128, 960, 1024, 1080, 4096 };
-  setenv ("CLFFT_SPECIALIZE", "1", 1);
-  setenv ("CLFFT_CPU_PATH", "0", 1);
+  use_gpu_programs (1, 0);
   check_lengths ("specialised local", sizes,
       sizeof (sizes) / sizeof (sizes[0]));
   check_err ("specialised local 2d", 64, 48, run_simple (CLF_C2C,
@@ -418,8 +437,7 @@ test_specialized_local (void)
   check_err ("specialised stage columns", 60, 45, run_simple (CLF_C2C,
           CLF_FORWARD, 60, 45, 1));
   unsetenv ("CLFFT_TWIDDLES");
-  unsetenv ("CLFFT_CPU_PATH");
-  unsetenv ("CLFFT_SPECIALIZE");
+  use_gpu_programs (0, 0);
 }
 
 /* fft_local reading and writing a group of short transforms as one span,
@@ -431,8 +449,7 @@ test_block_io (void)
   static const size_t sizes[] = { 2, 8, 16, 30, 64, 1000 };
   ClfPlanDesc d;
 
-  setenv ("CLFFT_SPECIALIZE", "1", 1);
-  setenv ("CLFFT_CPU_PATH", "0", 1);
+  use_gpu_programs (1, 0);
   setenv ("CLFFT_BLOCK_IO", "1", 1);
   check_plan_uses (16, 0, "local(16:16,block)");
   check_lengths ("block io", sizes, sizeof (sizes) / sizeof (sizes[0]));
@@ -453,8 +470,7 @@ test_block_io (void)
   d.out.dist = 17 * 3 + 4;
   check_err ("block io 2d padded batch", 16, 3, run_case (&d, 0, 0));
   unsetenv ("CLFFT_BLOCK_IO");
-  unsetenv ("CLFFT_CPU_PATH");
-  unsetenv ("CLFFT_SPECIALIZE");
+  use_gpu_programs (0, 0);
 }
 
 /* fft_local keeping its values in registers between stages and passing
@@ -466,9 +482,7 @@ test_planar_exchange (void)
 {
   static const size_t sizes[] = { 2, 12, 64, 1000, 4096, 8192 };
 
-  setenv ("CLFFT_SPECIALIZE", "1", 1);
-  setenv ("CLFFT_CPU_PATH", "0", 1);
-  setenv ("CLFFT_DIRECT_IO", "1", 1);
+  use_gpu_programs (1, 1);
   setenv ("CLFFT_PLANAR", "1", 1);
   check_plan_uses (1000, 0, "local(1000:8x5x5x5,planar)");
   check_lengths ("planar", sizes, sizeof (sizes) / sizeof (sizes[0]));
@@ -487,9 +501,7 @@ test_planar_exchange (void)
           CLF_FORWARD, 8, 2048, 1));
   unsetenv ("CLFFT_PLANAR_COLUMNS");
   unsetenv ("CLFFT_PLANAR");
-  unsetenv ("CLFFT_DIRECT_IO");
-  unsetenv ("CLFFT_CPU_PATH");
-  unsetenv ("CLFFT_SPECIALIZE");
+  use_gpu_programs (0, 1);
 }
 
 /* The four-step twiddle on the output of the first pass (columns) or on
@@ -501,9 +513,7 @@ test_four_step_twiddles (void)
   static const size_t sizes[] = { 250000, 262144 };
   static const char *sides[] = { "store", "load" };
 
-  setenv ("CLFFT_SPECIALIZE", "1", 1);
-  setenv ("CLFFT_CPU_PATH", "0", 1);
-  setenv ("CLFFT_DIRECT_IO", "1", 1);
+  use_gpu_programs (1, 1);
   for (int i = 0; i < 2; i++) {
     char name[64];
     setenv ("CLFFT_FOUR_STEP_TWIDDLE", sides[i], 1);
@@ -516,9 +526,7 @@ test_four_step_twiddles (void)
             0, 1));
   }
   unsetenv ("CLFFT_FOUR_STEP_TWIDDLE");
-  unsetenv ("CLFFT_DIRECT_IO");
-  unsetenv ("CLFFT_CPU_PATH");
-  unsetenv ("CLFFT_SPECIALIZE");
+  use_gpu_programs (0, 1);
 }
 
 /* Programs built for one length that the device allows fewer threads
@@ -530,8 +538,7 @@ test_work_group_cap (void)
 {
   static const size_t sizes[] = { 64, 1000, 1080 };
 
-  setenv ("CLFFT_SPECIALIZE", "1", 1);
-  setenv ("CLFFT_CPU_PATH", "0", 1);
+  use_gpu_programs (1, 0);
   clf_debug_cap_work_group (64);
   /* 50 threads x 4 transforms planned: rebuilt with one */
   check_plan_uses (1000, 0, "local(1000:10x10x10)");
@@ -543,8 +550,7 @@ test_work_group_cap (void)
   check_plan_uses (1000, 0, "generic)");
   check_lengths ("generic fallback", sizes, sizeof (sizes) / sizeof (sizes[0]));
   clf_debug_cap_work_group (0);
-  unsetenv ("CLFFT_CPU_PATH");
-  unsetenv ("CLFFT_SPECIALIZE");
+  use_gpu_programs (0, 0);
 }
 
 /* the three-pass split GPUs use for lengths too long for two passes */

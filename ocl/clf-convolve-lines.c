@@ -112,7 +112,8 @@ new_fused (ClfLinePass * lp, ClfError * err)
   snprintf (defines, sizeof (defines), "-DCLF_LINE_PASS=%d "
       "-DCLF_NO_DIRECT_IO", (int) lp->axis);
   st = clf_local_kernel_new (lp->ctx, lp->n, lp->count, 0,
-      clf_local_pad (lp->ctx), defines, "fft_convolve_line", &lp->fused, err);
+      clf_local_pad (lp->ctx, lp->n), defines, "fft_convolve_line", &lp->fused,
+      err);
   if (st != CLF_OK)
     return st;
   lp->tw = clf_context_alloc (lp->ctx, CL_MEM_READ_ONLY,

@@ -76,8 +76,8 @@ ClfStatus clf_local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
 /* Whether one work-group of such a kernel holds a length-n transform
  * (with local-memory padding where the device wants it) */
 int clf_fits_local (ClfContext * ctx, size_t n);
-/* Whether the device wants that padding (CLF_LDS_PAD) */
-int clf_local_pad (ClfContext * ctx);
+/* Whether the device wants that padding (CLF_LDS_PAD) for length n */
+int clf_local_pad (ClfContext * ctx, size_t n);
 
 /* ---- provided by clf-plan.c for the CPU planner ---------------------- */
 

@@ -115,23 +115,29 @@ direct_io (ClfContext * ctx)
   return !clf_context_is_cpu (ctx);
 }
 
-/* One float2 of local-memory padding per 16 (CLF_LDS_PAD in fft.cl):
- * removes the bank conflicts of the first stages' scatter on GPUs; PoCL
- * has no banks and pays for the extra index arithmetic.
+/* One float2 of local-memory padding per 16 (CLF_LDS_PAD in fft.cl) for
+ * a length-n transform: removes the bank conflicts of the first stages'
+ * scatter on GPUs; PoCL has no banks and pays for the extra index
+ * arithmetic. Odd lengths have no conflicts to remove (every stride of
+ * their exchanges is odd, so a warp's lanes fall in distinct banks), and
+ * on the H100 the padding cost them up to 14%: 4095 x16384 took 451-456
+ * us padded against 424-427, 1575 x8192 105-107 against 91-93, 3125
+ * x4096 116-117 against 101-105; no odd size of thirteen ran more than
+ * 1% faster padded.
  * CLFFT_LDS_PAD=0/1 overrides (for comparing, and to test both forms). */
 static int
-lds_pad (ClfContext * ctx)
+lds_pad (ClfContext * ctx, size_t n)
 {
   const char *env = getenv ("CLFFT_LDS_PAD");
   if (env && env[0])
     return env[0] != '0';
-  return !clf_context_is_cpu (ctx);
+  return !clf_context_is_cpu (ctx) && n % 2 == 0;
 }
 
 int
-clf_local_pad (ClfContext * ctx)
+clf_local_pad (ClfContext * ctx, size_t n)
 {
-  return lds_pad (ctx);
+  return lds_pad (ctx, n);
 }
 
 /* A thread count from the environment variable name (1 to 4096), else
@@ -598,7 +604,7 @@ clf_fits_local (ClfContext * ctx, size_t n)
   unsigned radices[CLF_MAX_STAGES];
   int ns = local_radices (n, radices);
   if (ns < 0 || n > clf_context_local_fft_limit (ctx) ||
-      local_stride (lds_pad (ctx), n) > clf_context_local_capacity (ctx))
+      local_stride (lds_pad (ctx, n), n) > clf_context_local_capacity (ctx))
     return 0;
   /* with 32 values per thread, the fewest threads a kernel falls back to */
   return local_threads (n, radices, ns, 32) <=
@@ -646,7 +652,7 @@ fits_planar (ClfPlan * plan, const Axis * ax)
   if (!(env && env[0] == '1') && clf_fits_local (ctx, ax->n))
     return 0;
   ns = local_radices (ax->n, radices);
-  return ns > 0 && local_stride (lds_pad (ctx), ax->n) <=
+  return ns > 0 && local_stride (lds_pad (ctx, ax->n), ax->n) <=
       2 * clf_context_local_capacity (ctx) &&
       local_threads (ax->n, radices, ns, 32) <=
       clf_context_max_work_group (ctx);
@@ -989,7 +995,7 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
    * passes rely on the odd stride alone (padding them measured slower on
    * the H200: 1080-point columns 20% slower) */
   int load_bfast = ax->in.stride != 1 && ax->in.d0 == 1;
-  int pad = lds_pad (plan->ctx) && !load_bfast;
+  int pad = lds_pad (plan->ctx, ax->n) && !load_bfast;
   size_t ls;
   int ns;
   float *table;

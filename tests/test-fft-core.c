@@ -414,9 +414,16 @@ static void
 test_specialized_local (void)
 {
   static const size_t sizes[] = { 1, 32, 64, 128, 960, 1024, 1080, 4096 };
+  static const size_t padded[] = { 243, 1080, 4095 };
   use_gpu_programs (1, 0);
   check_lengths ("specialised local", sizes,
       sizeof (sizes) / sizeof (sizes[0]));
+  /* GPUs pad the local memory of even lengths, PoCL of none: the padded
+   * form on odd and even lengths */
+  setenv ("CLFFT_LDS_PAD", "1", 1);
+  check_lengths ("specialised padded", padded,
+      sizeof (padded) / sizeof (padded[0]));
+  unsetenv ("CLFFT_LDS_PAD");
   check_err ("specialised local 2d", 64, 48, run_simple (CLF_C2C,
           CLF_FORWARD, 64, 48, 1));
   check_err ("specialised local 2d odd", 60, 45, run_simple (CLF_C2C,

@@ -745,18 +745,22 @@ transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
  *   1024 level. Column and planar passes read only the entries of the
  *   powers of two and multiply them (=2): 1920-point columns 13% faster,
  *   1080-point ones 5%, where rows of 1000 and 3840 ran 2-3% slower that
- *   way (docs/benchmarks.md).
+ *   way (docs/benchmarks.md). Odd lengths n read powers too: their
+ *   radix 5 to 15 stages take up to 14 twiddles a butterfly, and of
+ *   thirteen odd sizes on the H100, 4095 x16384 ran 410-415 us against
+ *   424-427, 3125, 2187, 3969 and 2025x1125 1-5% faster, the rest level.
  * CLFFT_TWIDDLES=stage or =powers takes one stage form for every pass,
  * =products the natural table, =table the natural table and no products
  * (for comparing). */
 static const char *
-twiddle_defines (cl_uint flags, int products)
+twiddle_defines (cl_uint flags, int products, size_t n)
 {
   const char *env = getenv ("CLFFT_TWIDDLES");
   int table = !products || (env && !strcmp (env, "table"));
   int natural = env && (!strcmp (env, "products") || !strcmp (env, "table"));
   int powers = (env && !strcmp (env, "powers")) ||
-      (!(env && !strcmp (env, "stage")) && (flags & (LOAD_BFAST | PLANAR)));
+      (!(env && !strcmp (env, "stage")) &&
+      ((flags & (LOAD_BFAST | PLANAR)) || n % 2));
 
   if (natural)
     return table ? "-DCLF_TW_TABLE " : "";
@@ -821,7 +825,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
       big ? "-DCLF_BIG_RADICES " : "",
       composite ? "-DCLF_COMPOSITE_RADICES " : "",
       values != 32 ? "-DCLF_VALUES=16 " : "",
-      twiddle_defines (flags, products), defines ? defines : "");
+      twiddle_defines (flags, products, n), defines ? defines : "");
   if (ns >= 0 && T > maxwg && values == 16)
     return local_kernel_new (ctx, n, batch, flags, pad, defines, name, 32,
         lk, err);

@@ -577,6 +577,18 @@ fixed_radices (ClfContext * ctx, size_t n, unsigned values, cl_uint flags,
     return ns;
   if ((k = radices_from_env (n, radices)) > 0)
     return k;
+  /* 1024 = 16x8x8 with its radix 16 last: on the H200 1024 x65536 ran
+   * 278-281 us as 8x8x16 against 296-303 (VkFFT 276-278); on the H100
+   * level (372-377 against 372-376), the rows of 1024x1024 x16 1% faster.
+   * Other passes of 1024 points (real data, across transforms, four-step
+   * twiddles) keep their order: not measured. */
+  if (ns == 3 && radices[0] == 16 && radices[1] == 8 && radices[2] == 8 &&
+      !(flags & (LOAD_BFAST | STORE_BFAST | PRE_TWIDDLE | POST_TWIDDLE |
+              IN_REAL | IN_HERMITIAN | OUT_REAL))) {
+    radices[0] = 8;
+    radices[2] = 16;
+    return ns;
+  }
   if (n < 256)
     return ns;
   for (int i = 0; i < ns; i++)

@@ -354,8 +354,13 @@ columns_per_group (ClfContext * ctx, size_t n, size_t T)
  *   H100 1000x1000 x16 ran 343 -> 263 us with 4 columns of 34 threads
  *   instead of 2 of 67 (VkFFT 230), 1280x720 x16 291 -> 215 (201);
  * - planar columns (their 16-value programs are allowed too few
- *   threads).
+ *   threads);
+ * - odd lengths that the register composites 25 and 27 take in fewer
+ *   stages (fixed_radices).
  * PoCL keeps 32. CLFFT_THREAD_VALUES=16/32 overrides (for comparing). */
+static int fixed_radices (ClfContext * ctx, size_t n, unsigned values,
+    cl_uint flags, unsigned *radices);
+
 static unsigned
 thread_values (ClfContext * ctx, size_t n, cl_uint flags)
 {
@@ -374,6 +379,15 @@ thread_values (ClfContext * ctx, size_t n, cl_uint flags)
   t16 = local_threads (n, radices, ns, 16);
   t32 = local_threads (n, radices, ns, 32);
   if (t16 > 256)
+    return 32;
+  /* odd lengths whose stages the composites 25 and 27 cut by two: on
+   * the H100 3125 ran 94-97 us as 25x25x5 against 100-102 as 5^5 (16
+   * values), 625 as 25x25 130-133 against 134-136; cutting one stage, half
+   * the threads lost as often as the stage won (2187 = 27x9x9 126
+   * against 132, 675 = 27x25 141 against 147, but 729 = 27x27 88 against
+   * 82-86, 1875 = 25x25x3 118-121 against 109-110) */
+  if (n % 2 && fixed_radices (ctx, n, 32, flags, radices) + 2 <=
+      fixed_radices (ctx, n, 16, flags, radices))
     return 32;
   if (!(flags & LOAD_BFAST))
     return 16;
@@ -481,10 +495,11 @@ stage_efficiency (size_t n, const unsigned *radices, int ns, unsigned values)
   return (double) ns * n / ((double) T * slots);
 }
 
-/* radices of at most 16 that programs built for one length take: 9, 10,
- * 12 and 15 as register composites (fft.cl's DFT_COMPOSITE) */
+/* radices that programs built for one length take: 9, 10, 12, 15, 25 and
+ * 27 as register composites (fft.cl's DFT_COMPOSITE); those above 16 need
+ * 32 values per thread */
 static const unsigned fixed_radix_set[] = {
-  16, 15, 13, 12, 11, 10, 9, 8, 7, 5, 4, 3, 2
+  27, 25, 16, 15, 13, 12, 11, 10, 9, 8, 7, 5, 4, 3, 2
 };
 
 #define N_FIXED_RADICES \
@@ -499,12 +514,13 @@ fixed_radix_ok (unsigned r)
   return 0;
 }
 
-/* Depth-first over non-increasing radices of fixed_radix_set whose
- * product is n, at most max stages: the best into best (fewest stages,
- * then the most efficient), its count into *nbest */
+/* Depth-first over non-increasing radices of fixed_radix_set up to most
+ * whose product is n, at most max stages: the best into best (fewest
+ * stages, then the most efficient), its count into *nbest */
 static void
-search_radices (size_t n, unsigned values, unsigned *cur, int depth,
-    int max, size_t rest, unsigned *best, int *nbest, double *best_eff)
+search_radices (size_t n, unsigned values, unsigned most, unsigned *cur,
+    int depth, int max, size_t rest, unsigned *best, int *nbest,
+    double *best_eff)
 {
   if (rest == 1) {
     double eff = stage_efficiency (n, cur, depth, values);
@@ -519,11 +535,11 @@ search_radices (size_t n, unsigned values, unsigned *cur, int depth,
     return;
   for (unsigned i = 0; i < N_FIXED_RADICES; i++) {
     unsigned r = fixed_radix_set[i];
-    if ((depth > 0 && r > cur[depth - 1]) || rest % r)
+    if ((depth > 0 && r > cur[depth - 1]) || rest % r || r > most)
       continue;
     cur[depth] = r;
-    search_radices (n, values, cur, depth + 1, max, rest / r, best, nbest,
-        best_eff);
+    search_radices (n, values, most, cur, depth + 1, max, rest / r, best,
+        nbest, best_eff);
   }
 }
 
@@ -531,7 +547,7 @@ search_radices (size_t n, unsigned values, unsigned *cur, int depth,
  * they are radices of fixed_radix_set that multiply to n. Their count, or
  * 0 (radices untouched) */
 static int
-radices_from_env (size_t n, unsigned *radices)
+radices_from_env (size_t n, unsigned values, unsigned *radices)
 {
   const char *env = getenv ("CLFFT_RADICES");
   unsigned given[CLF_MAX_STAGES];
@@ -543,7 +559,7 @@ radices_from_env (size_t n, unsigned *radices)
     return 0;
   while (*end && k < CLF_MAX_STAGES) {
     given[k] = (unsigned) strtoul (end, &end, 10);
-    if (!fixed_radix_ok (given[k]))
+    if (!fixed_radix_ok (given[k]) || given[k] > values)
       return 0;
     product *= given[k++];
     if (*end && *end++ != 'x')
@@ -575,7 +591,7 @@ fixed_radices (ClfContext * ctx, size_t n, unsigned values, cl_uint flags,
 
   if (ns <= 0 || !specialize (ctx) || (flags & (PLANAR | GENERIC)))
     return ns;
-  if ((k = radices_from_env (n, radices)) > 0)
+  if ((k = radices_from_env (n, values, radices)) > 0)
     return k;
   /* 1024 = 16x8x8 with its radix 16 last: on the H200 1024 x65536 ran
    * 278-281 us as 8x8x16 against 296-303 (VkFFT 276-278); on the H100
@@ -594,7 +610,28 @@ fixed_radices (ClfContext * ctx, size_t n, unsigned values, cl_uint flags,
   for (int i = 0; i < ns; i++)
     if (radices[i] > 16)
       return ns;
-  search_radices (n, values, cur, 0, ns, n, best, &nbest, &best_eff);
+  search_radices (n, values, 16, cur, 0, ns, n, best, &nbest, &best_eff);
+  /* the composites 25 = 5x5 and 27 = 3x9 in programs of 32 values per
+   * thread, where they take a stage off an odd length: on the H100 the
+   * 675-point columns of 1215x675 x16 as 27x25 ran 192-193 us against
+   * 201-203 as 9x15x5 (VkFFT 198), of 45x675 x512 240-241 against
+   * 244-246, and 3645 = 27x27x5 119-121 against 119-122 (9x9x9x5). With
+   * no stage fewer they ran slower: 2025 as 25x9x9 119 us against 117
+   * (15x15x9), 1575 as 25x9x7 95 against 91-93. Rows of 16 values
+   * switch to 32 for them only where that cuts two stages
+   * (thread_values). */
+  if (n % 2 && values >= 27) {
+    unsigned wide[CLF_MAX_STAGES];
+    int nwide = CLF_MAX_STAGES + 1;
+    double wide_eff = 0.0;
+
+    search_radices (n, values, 27, cur, 0, ns, n, wide, &nwide, &wide_eff);
+    if (nwide < nbest && nwide < ns &&
+        local_threads (n, wide, nwide, values) <= group_threads ()) {
+      memcpy (best, wide, nwide * sizeof (unsigned));
+      nbest = nwide;
+    }
+  }
   base_eff = stage_efficiency (n, radices, ns, values);
   if (nbest > ns || (nbest == ns && (base_eff >= 0.9 ||
               best_eff <= base_eff + 0.05)) ||
@@ -824,7 +861,8 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   for (int i = 0; i < ns; i++) {
     big |= lk->radices[i] > 16;
     composite |= lk->radices[i] == 9 || lk->radices[i] == 10 ||
-        lk->radices[i] == 12 || lk->radices[i] == 15;
+        lk->radices[i] == 12 || lk->radices[i] == 15 ||
+        lk->radices[i] == 25 || lk->radices[i] == 27;
     products |= lk->radices[i] == 4 || lk->radices[i] == 8 ||
         lk->radices[i] == 16;
     /* (10 and 12 have no code: only programs built for one length,

@@ -435,6 +435,17 @@ test_specialized_local (void)
    * whose local memory that pays for, hence no closing parenthesis) */
   check_plan_uses (1024, 0, "local(1024:8x8x16)");
   check_plan_uses (64, 1024, "local(64:8x8) local(1024:16x8x8");
+  /* the composites 25 and 27, where they take stages off odd lengths:
+   * rows (two stages fewer), and columns of a 2D transform */
+  check_plan_uses (3125, 0, "local(3125:25x25x5)");
+  check_plan_uses (45, 675, "local(675:27x25)");
+  {
+    static const size_t wide[] = { 625, 2187, 3125 };
+    check_lengths ("specialised 25 and 27", wide,
+        sizeof (wide) / sizeof (wide[0]));
+  }
+  check_err ("specialised 27x25 columns", 45, 675, run_simple (CLF_C2C,
+          CLF_INVERSE, 45, 675, 1));
   setenv ("CLFFT_RADICES", "12x10x9", 1);
   check_plan_uses (1080, 0, "local(1080:12x10x9)");
   check_err ("specialised 12x10x9", 1080, 1, run_simple (CLF_C2C,

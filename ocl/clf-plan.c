@@ -505,6 +505,14 @@ static const unsigned fixed_radix_set[] = {
 #define N_FIXED_RADICES \
     (sizeof (fixed_radix_set) / sizeof (fixed_radix_set[0]))
 
+/* Whether fft.cl runs radix r as a register composite (DFT_COMPOSITE,
+ * compiled in with CLF_COMPOSITE_RADICES) */
+static int
+register_composite (unsigned r)
+{
+  return r == 9 || r == 10 || r == 12 || r == 15 || r == 25 || r == 27;
+}
+
 static int
 fixed_radix_ok (unsigned r)
 {
@@ -859,10 +867,10 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   lk->nstages = ns;
   lk->codes = 0;
   for (int i = 0; i < ns; i++) {
-    big |= lk->radices[i] > 16;
-    composite |= lk->radices[i] == 9 || lk->radices[i] == 10 ||
-        lk->radices[i] == 12 || lk->radices[i] == 15 ||
-        lk->radices[i] == 25 || lk->radices[i] == 27;
+    /* the primes 17 to 31 of the generic stage loop; 25 and 27 are
+     * composites, which only programs built for one length take */
+    big |= lk->radices[i] > 16 && !register_composite (lk->radices[i]);
+    composite |= register_composite (lk->radices[i]);
     products |= lk->radices[i] == 4 || lk->radices[i] == 8 ||
         lk->radices[i] == 16;
     /* (10 and 12 have no code: only programs built for one length,

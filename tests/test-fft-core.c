@@ -415,6 +415,7 @@ test_specialized_local (void)
 {
   static const size_t sizes[] = { 1, 32, 64, 128, 960, 1024, 1080, 4096 };
   static const size_t padded[] = { 243, 1080, 4095 };
+  static const size_t wide[] = { 625, 2187, 3125 };
   use_gpu_programs (1, 0);
   check_lengths ("specialised local", sizes,
       sizeof (sizes) / sizeof (sizes[0]));
@@ -439,11 +440,8 @@ test_specialized_local (void)
    * rows (two stages fewer), and columns of a 2D transform */
   check_plan_uses (3125, 0, "local(3125:25x25x5)");
   check_plan_uses (45, 675, "local(675:27x25)");
-  {
-    static const size_t wide[] = { 625, 2187, 3125 };
-    check_lengths ("specialised 25 and 27", wide,
-        sizeof (wide) / sizeof (wide[0]));
-  }
+  check_lengths ("specialised 25 and 27", wide,
+      sizeof (wide) / sizeof (wide[0]));
   check_err ("specialised 27x25 columns", 45, 675, run_simple (CLF_C2C,
           CLF_INVERSE, 45, 675, 1));
   setenv ("CLFFT_RADICES", "12x10x9", 1);

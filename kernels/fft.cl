@@ -376,14 +376,15 @@ clf_tw_power (__global const float2 * tw, uint origin, uint stride, uint r)
 /* Gather of butterfly j: inputs x[j + r*N/R], times w_{Ns*R}^{r*k}
  * (CLF_TW_AT: w_{Ns*R}^{m} = tw[m * N/(Ns*R)] in the natural table). The
  * first stage (Ns = 1, no twiddles) reads straight from global memory
- * through the kernel's CLF_DIRECT_LOAD (i) when its direct_load is set. */
+ * through the kernel's CLF_DIRECT_LOAD (j, d) (element j + d) when its
+ * direct_load is set. */
 #define STAGE_LOAD(R, v, j)                                             \
   {                                                                     \
     uint k_ = (j) % Ns;                                                 \
     uint step_ = N / (Ns * R);                                          \
     for (uint r = 0; r < R; r++) {                                      \
       if (s == 0 && direct_load) {                                      \
-        v[r] = CLF_DIRECT_LOAD ((j) + r * (N / R));                     \
+        v[r] = CLF_DIRECT_LOAD ((j), r * (N / R));                      \
       } else {                                                          \
         float2 x_ = x[LX ((j) + r * (N / R))];                          \
         v[r] = r == 0 || Ns == 1 ? x_ :                                 \
@@ -394,7 +395,8 @@ clf_tw_power (__global const float2 * tw, uint origin, uint stride, uint r)
 
 /* Butterfly j and its scatter to x[(j/Ns)*Ns*R + j%Ns + r*Ns]; the last
  * stage (Ns*R = N) writes element j + r*Ns of the output directly, through
- * the kernel's CLF_DIRECT_STORE (i, value), when direct_store is set. */
+ * the kernel's CLF_DIRECT_STORE (j, d, value) (element j + d), when
+ * direct_store is set. */
 #define STAGE_STORE(R, v, j)                                            \
   {                                                                     \
     uint k_ = (j) % Ns;                                                 \
@@ -402,7 +404,7 @@ clf_tw_power (__global const float2 * tw, uint origin, uint stride, uint r)
     dft##R (v);                                                         \
     for (uint r = 0; r < R; r++) {                                      \
       if (s + 1 == nstages && direct_store)                             \
-        CLF_DIRECT_STORE (o_ + r * Ns, v[r]);                           \
+        CLF_DIRECT_STORE (o_, r * Ns, v[r]);                            \
       else                                                              \
         x[LX (o_ + r * Ns)] = v[r];                                     \
     }                                                                   \
@@ -620,7 +622,7 @@ clf_tw_power (__global const float2 * tw, uint origin, uint stride, uint r)
 
 #define PLANAR_OP_LOAD0(R, w, j)                                         \
   for (uint r = 0; r < R; r++)                                          \
-    w[r] = CLF_DIRECT_LOAD ((j) + r * (N / R));
+    w[r] = CLF_DIRECT_LOAD ((j), r * (N / R));
 #define PLANAR_OP_GET_X(R, w, j)                                         \
   for (uint r = 0; r < R; r++)                                          \
     w[r].x = xs[LX ((j) + r * (N / R))];
@@ -647,7 +649,7 @@ clf_tw_power (__global const float2 * tw, uint origin, uint stride, uint r)
   {                                                                     \
     uint o_ = ((j) / Ns) * Ns * R + (j) % Ns;                           \
     for (uint r = 0; r < R; r++)                                        \
-      CLF_DIRECT_STORE (o_ + r * Ns, w[r]);                             \
+      CLF_DIRECT_STORE (o_, r * Ns, w[r]);                              \
   }
 
 /* One planar stage of radix R (a number) after a stage of radix RP: its
@@ -795,47 +797,70 @@ clf_four_step_column (uint b, uint post_div, uint post_mod)
   return (b / post_div) % post_mod;
 }
 
-/* Element j of the input of transform b, with the four-step twiddle of
- * n2 * j where the pass takes it on its input */
+/* The four-step twiddle of element j + d of transform b (column n2),
+ * w(n2 (j + d)). The first and last stages load and store element
+ * j + r*N/R of butterfly j as (j, r*N/R). Where a warp's threads walk
+ * the elements of one transform (split), w(n2 j) w(n2 d) costs a
+ * thread one scattered read of both tables a butterfly, w(n2 d) being
+ * one address across the warp: 2^20 x64's rows ran 399 us instead of
+ * 437 on the H200. Where they walk neighbouring columns, n2 differs from
+ * thread to thread and both factors would be scattered reads: w(n2 (j +
+ * d)) at once (2^19 x128's columns 381 us against 444 split). */
+inline float2
+clf_four_step_twiddle_of (__global const float2 * tw, uint shift, uint n2,
+    uint j, uint d, int split)
+{
+  if (!split)
+    return clf_four_step_twiddle (tw, shift, n2 * (j + d));
+  float2 w = clf_four_step_twiddle (tw, shift, n2 * j);
+  return d ? cmul (w, clf_four_step_twiddle (tw, shift, n2 * d)) : w;
+}
+
+/* Element j + d of the input of transform b, with the four-step twiddle
+ * where the pass takes it on its input */
 inline float2
 clf_load_twiddled (__global const float2 * src, __global const float *srcr,
-    clf_addr a, uint flags, uint N, uint base, uint j,
-    __global const float2 * post_tw, uint post_shift, uint n2)
+    clf_addr a, uint flags, uint N, uint base, uint j, uint d,
+    __global const float2 * post_tw, uint post_shift, uint n2, int split)
 {
-  float2 val = clf_load (src, srcr, a, flags, N, base, j);
+  float2 val = clf_load (src, srcr, a, flags, N, base, j + d);
   if (flags & CLF_PRE_TWIDDLE)
-    val = cmul (val, clf_four_step_twiddle (post_tw, post_shift, n2 * j));
+    val = cmul (val, clf_four_step_twiddle_of (post_tw, post_shift, n2, j,
+            d, split));
   return val;
 }
 
-/* Element j of the output of a transform: four-step twiddle, direction,
- * scale, real part, and the R2C limit on the whole transform's index. */
+/* Element j + d of the output of a transform: four-step twiddle,
+ * direction, scale, real part, and the R2C limit on the whole
+ * transform's index. */
 inline void
 clf_store (__global float2 * dst, __global float *dstr, uint flags,
-    uint base, uint stride, uint j, uint first, uint step, uint count,
-    float2 val, float scale, __global const float2 * post_tw,
-    uint post_shift, uint n2)
+    uint base, uint stride, uint j, uint d, uint first, uint step,
+    uint count, float2 val, float scale, __global const float2 * post_tw,
+    uint post_shift, uint n2, int split)
 {
-  if (first + j * step >= count)
+  uint i = j + d;
+  if (first + i * step >= count)
     return;
   if (flags & CLF_POST_TWIDDLE)
-    val = cmul (val, clf_four_step_twiddle (post_tw, post_shift, n2 * j));
+    val = cmul (val, clf_four_step_twiddle_of (post_tw, post_shift, n2, j,
+            d, split));
   if (flags & CLF_CONJ_OUT)
     val = conj2 (val);
   val *= scale;
   if (flags & CLF_OUT_REAL)
-    dstr[base + j * stride] = val.x;
+    dstr[base + i * stride] = val.x;
   else
-    dst[base + j * stride] = val;
+    dst[base + i * stride] = val;
 }
 
 #if !defined (CLF_HELPERS_ONLY) && !defined (CLF_LINE_PASS)
 /* fft_local's first stage reads its input, the last writes its output */
-#define CLF_DIRECT_LOAD(i) clf_load_twiddled (src, srcr, in, flags, N,   \
-    in_base, i, post_tw, post_shift, n2)
-#define CLF_DIRECT_STORE(i, val) clf_store (dst, dstr, flags, out_base,    \
-    out.s1, i, first_out, store_step, count, val, scale, post_tw,         \
-    post_shift, n2)
+#define CLF_DIRECT_LOAD(j, d) clf_load_twiddled (src, srcr, in, flags, N, \
+    in_base, j, d, post_tw, post_shift, n2, !bfast)
+#define CLF_DIRECT_STORE(j, d, val) clf_store (dst, dstr, flags,         \
+    out_base, out.s1, j, d, first_out, store_step, count, val, scale,     \
+    post_tw, post_shift, n2, !bfast)
 
 /* CLF_REQD_WG: the work-group size of a program built for one length,
  * named where the plan chooses (name_work_group in ocl/clf-plan.c) */
@@ -915,9 +940,9 @@ fft_local (__global const float2 * src, __global float2 * dst,
   if (nstages == 0) {
     /* N = 1: the transform is the identity */
     if (live && t == 0)
-      clf_store (dst, dstr, flags, out_base, out.s1, 0, first_out,
-          store_step, count, CLF_DIRECT_LOAD (0),
-          scale, post_tw, post_shift, n2);
+      clf_store (dst, dstr, flags, out_base, out.s1, 0, 0, first_out,
+          store_step, count, CLF_DIRECT_LOAD (0, 0),
+          scale, post_tw, post_shift, n2, 0);
     return;
   }
 
@@ -936,15 +961,15 @@ fft_local (__global const float2 * src, __global float2 * dst,
           clf_four_step_column (b0 + gi, post_div, post_mod) : 0;
       if (b0 + gi < batch)
         buf[gi * LS + LX (j)] = clf_load_twiddled (src, srcr, in, flags, N,
-            clf_group_offset (in, base0, b0, gi), j, post_tw, post_shift,
-            in2);
+            clf_group_offset (in, base0, b0, gi), j, 0, post_tw, post_shift,
+            in2, 0);
     }
     barrier (CLK_LOCAL_MEM_FENCE);
   } else if (!direct_load) {
     /* fill local memory first; the stages then all read from it */
     if (live)
       for (uint j = t; j < N; j += T)
-        x[LX (j)] = CLF_DIRECT_LOAD (j);
+        x[LX (j)] = CLF_DIRECT_LOAD (j, 0);
     barrier (CLK_LOCAL_MEM_FENCE);
   }
 
@@ -962,17 +987,18 @@ fft_local (__global const float2 * src, __global float2 * dst,
           clf_four_step_column (ob, post_div, post_mod) : 0;
       if (ob < batch)
         clf_store (dst, dstr, flags, clf_group_offset (out, base0, b0, gi),
-            out.s1, j, first, store_step, count, buf[gi * LS + LX (j)],
-            scale, post_tw, post_shift, on2);
+            out.s1, j, 0, first, store_step, count, buf[gi * LS + LX (j)],
+            scale, post_tw, post_shift, on2, 0);
     }
   } else if (!direct_store) {
     uint base = out.s0 + clf_batch_offset (out, sb);
     uint first = sb % store_mod;
     uint sn2 = clf_four_step_column (sb, post_div, post_mod);
     uint jend = store_live ? N : 0;
-    for (uint j = st; j < jend; j += T)
-      clf_store (dst, dstr, flags, base, out.s1, j, first, store_step,
-          count, buf[sg * LS + LX (j)], scale, post_tw, post_shift, sn2);
+    for (uint d = 0; st + d < jend; d += T)
+      clf_store (dst, dstr, flags, base, out.s1, st, d, first, store_step,
+          count, buf[sg * LS + LX (st + d)], scale, post_tw, post_shift,
+          sn2, bfast);
   }
 #endif /* CLF_PLANAR_EXCHANGE */
 }
@@ -990,8 +1016,8 @@ fft_local (__global const float2 * src, __global float2 * dst,
  * the 1/N), transformed back as conj (FFT (conj)), and its frame part
  * stored; the padded line never touches global memory. G lines per
  * work-group. shape: s0 N, s1 stages, s2 T, s3 G. */
-#define CLF_DIRECT_LOAD(i) ((float2) (0.0f, 0.0f))
-#define CLF_DIRECT_STORE(i, val)
+#define CLF_DIRECT_LOAD(j, d) ((float2) (0.0f, 0.0f))
+#define CLF_DIRECT_STORE(j, d, val)
 
 #if CLF_LINE_PASS == 1
 #define clf_line_load line_load_rows

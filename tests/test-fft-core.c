@@ -539,6 +539,8 @@ test_four_step_twiddles (void)
     setenv ("CLFFT_FOUR_STEP_TWIDDLE", sides[i], 1);
     check_plan_uses (250000, 0, i ? "local(500:10x10x5,twiddled)" :
         "fourstep(500x500) local(500:10x10x5) local(500:10x10x5)");
+    /* powers of two: rows of 1024 where columns keep 256 points */
+    check_plan_uses (262144, 0, "fourstep(256x1024)");
     snprintf (name, sizeof (name), "four-step twiddle %s", sides[i]);
     check_lengths (name, sizes, sizeof (sizes) / sizeof (sizes[0]));
     snprintf (name, sizeof (name), "four-step twiddle %s c2r", sides[i]);

@@ -773,7 +773,9 @@ planar_columns_pay (ClfContext * ctx, size_t n, cl_uint flags)
  * bytes) even past the thread aim. On the H200 3^11 x360's 729-point
  * rows, two to a group (16-byte pieces), took 1060 us of its 1462; with
  * four (as 32 values, the threads NVIDIA allows) the transform ran 917
- * (VkFFT 989), and 100000 x640 as 100x1000 687-698 against 1397. */
+ * (VkFFT 989), and 100000 x640 as 100x1000 687-698 against 1397.
+ * Planar programs keep the aim: NVIDIA allows them fewer threads, and
+ * their columns hold 4 or more a group where they pay at all. */
 static size_t
 transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
     size_t maxwg, cl_uint flags)
@@ -782,7 +784,8 @@ transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
   size_t capacity = clf_context_local_capacity (ctx) *
       ((flags & PLANAR) ? 2 : 1), G = 1;
   size_t aim = (flags & BLOCK_IO) ? block_group_threads () : group_threads ();
-  size_t least = (flags & (LOAD_BFAST | STORE_BFAST)) ? 4 : 1;
+  size_t least = (flags & (LOAD_BFAST | STORE_BFAST)) &&
+      !(flags & PLANAR) ? 4 : 1;
 
   while (G * 2 <= batch && G * 2 * ls <= capacity
       && G * 2 * T <= maxwg && (G * 2 * T <= aim || G < least))

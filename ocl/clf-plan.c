@@ -23,6 +23,7 @@ typedef struct
   int has_local;
   size_t offset[2];             /* global work offset (CPU path chunks) */
   int has_offset;
+  size_t transforms;            /* fft_local: transforms a work-group */
 } Pass;
 
 struct _ClfPlan
@@ -784,8 +785,8 @@ transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
   size_t capacity = clf_context_local_capacity (ctx) *
       ((flags & PLANAR) ? 2 : 1), G = 1;
   size_t aim = (flags & BLOCK_IO) ? block_group_threads () : group_threads ();
-  size_t least = (flags & (LOAD_BFAST | STORE_BFAST)) &&
-      !(flags & PLANAR) ? 4 : 1;
+  size_t least = ((flags & (LOAD_BFAST | STORE_BFAST)) &&
+      !(flags & PLANAR)) ? 4 : 1;
 
   while (G * 2 <= batch && G * 2 * ls <= capacity
       && G * 2 * T <= maxwg && (G * 2 * T <= aim || G < least))
@@ -1166,6 +1167,7 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
   p->work_dim = 1;
   p->local[0] = G * T;
   p->global[0] = groups * G * T;
+  p->transforms = G;
 
   describe_append (plan, " local(%zu:", ax->n);
   for (int i = 0; i < ns; i++)
@@ -1955,6 +1957,13 @@ clf_debug_plan_run_passes (ClfPlan * plan, int first, int count)
 {
   plan->run_first = first;
   plan->run_count = count;
+}
+
+size_t
+clf_debug_plan_pass_transforms (ClfPlan * plan, int pass)
+{
+  return pass >= 0 && pass < plan->npasses ? plan->passes[pass].transforms :
+      0;
 }
 
 const char *

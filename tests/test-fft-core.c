@@ -575,6 +575,34 @@ test_work_group_cap (void)
   use_gpu_programs (0, 0);
 }
 
+/* Passes with a side across transforms read and write as many
+ * neighbouring values as they hold transforms: at least four a
+ * work-group (32 bytes), even where that passes the usual threads. On a
+ * GPU 1000 points take 100 threads, two transforms within the 256 aimed
+ * for; PoCL's programs take fewer, so the test sets 100. */
+static void
+test_cross_transform_groups (void)
+{
+  ClfPlanDesc d;
+  ClfError err = { 0, };
+  ClfPlan *plan;
+
+  use_gpu_programs (1, 1);
+  setenv ("CLFFT_LOCAL_THREADS", "100", 1);
+  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 16, 1000, 1);
+  plan = clf_plan_new (harness_context (), &d, &err);
+  CHECK (plan && clf_debug_plan_passes (plan) == 2 &&
+      clf_debug_plan_pass_transforms (plan, 1) >= 4,
+      "16x1000: the 1000-point columns hold %zu to a work-group: %s",
+      plan ? clf_debug_plan_pass_transforms (plan, 1) : 0,
+      plan ? clf_plan_describe (plan) : err.message);
+  clf_plan_free (plan);
+  check_err ("1000-point columns, 100 threads each", 16, 1000,
+      run_simple (CLF_C2C, CLF_FORWARD, 16, 1000, 1));
+  unsetenv ("CLFFT_LOCAL_THREADS");
+  use_gpu_programs (0, 1);
+}
+
 /* the three-pass split GPUs use for lengths too long for two passes */
 static void
 test_three_step (void)
@@ -841,6 +869,8 @@ main (int argc, char **argv)
   harness_run ("fft_local planar exchange", test_planar_exchange);
   harness_run ("four-step twiddle on either pass", test_four_step_twiddles);
   harness_run ("work-groups smaller than planned", test_work_group_cap);
+  harness_run ("transforms a group across columns",
+      test_cross_transform_groups);
   harness_run ("three-pass split", test_three_step);
   harness_run ("every length 1..1024", test_every_length_to_1024);
   harness_run ("real every length 1..256", test_real_every_length_to_256);

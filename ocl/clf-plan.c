@@ -496,11 +496,11 @@ stage_efficiency (size_t n, const unsigned *radices, int ns, unsigned values)
   return (double) ns * n / ((double) T * slots);
 }
 
-/* radices that programs built for one length take: 9, 10, 12, 15, 25 and
- * 27 as register composites (fft.cl's DFT_COMPOSITE); those above 16 need
- * 32 values per thread */
+/* radices that programs built for one length take: 9, 10, 12, 15, 25, 27
+ * and 32 as register composites (fft.cl's DFT_COMPOSITE); those above 16
+ * need 32 values per thread */
 static const unsigned fixed_radix_set[] = {
-  27, 25, 16, 15, 13, 12, 11, 10, 9, 8, 7, 5, 4, 3, 2
+  32, 27, 25, 16, 15, 13, 12, 11, 10, 9, 8, 7, 5, 4, 3, 2
 };
 
 #define N_FIXED_RADICES \
@@ -511,7 +511,8 @@ static const unsigned fixed_radix_set[] = {
 static int
 register_composite (unsigned r)
 {
-  return r == 9 || r == 10 || r == 12 || r == 15 || r == 25 || r == 27;
+  return r == 9 || r == 10 || r == 12 || r == 15 || r == 25 || r == 27 ||
+      r == 32;
 }
 
 static int
@@ -580,6 +581,30 @@ radices_from_env (size_t n, unsigned values, unsigned *radices)
   return k;
 }
 
+/* The stages of a planar program (kernels/fft.cl's
+ * CLF_PLANAR_EXCHANGE, 32 values per thread) of a power of two: radix 32
+ * in registers (4x8) where it takes a stage off local_radices, each of
+ * whose exchanges costs four barriers and two passes through local
+ * memory. On the H200 2^20 x64's 1024-point columns as 32x32 took 352 us
+ * against 431 as 16x8x8, the whole transform 734 against 815 (VkFFT
+ * 778); 8192 x2048 as 32x32x8 107 against 118 (VkFFT 118), 8192x8192
+ * 892-899 against 944-949 (987). Other lengths keep local_radices. */
+static int
+planar_radices (size_t n, unsigned values, unsigned *radices, int ns)
+{
+  unsigned cur[CLF_MAX_STAGES], best[CLF_MAX_STAGES];
+  int nbest = ns;
+  double eff = 0.0;
+
+  if ((n & (n - 1)) || values < 32)
+    return ns;
+  search_radices (n, values, 32, cur, 0, ns - 1, n, best, &nbest, &eff);
+  if (nbest >= ns)
+    return ns;
+  memcpy (radices, best, nbest * sizeof (unsigned));
+  return nbest;
+}
+
 /* The stages of fft_local for a length-n pass with values per thread:
  * local_radices, except in programs built for one length (not planar)
  * where fewer stages, or stages that keep the threads much busier, are
@@ -598,8 +623,10 @@ fixed_radices (ClfContext * ctx, size_t n, unsigned values, cl_uint flags,
   unsigned cur[CLF_MAX_STAGES], best[CLF_MAX_STAGES];
   double base_eff, best_eff = 0.0;
 
-  if (ns <= 0 || !specialize (ctx) || (flags & (PLANAR | GENERIC)))
+  if (ns <= 0 || !specialize (ctx) || (flags & GENERIC))
     return ns;
+  if (flags & PLANAR)
+    return planar_radices (n, values, radices, ns);
   if ((k = radices_from_env (n, values, radices)) > 0)
     return k;
   /* 1024 = 16x8x8 with its radix 16 last: on the H200 1024 x65536 ran

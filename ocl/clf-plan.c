@@ -1405,22 +1405,58 @@ four_step_limit (ClfContext * ctx)
   return clf_context_local_capacity (ctx) / 4 - 1;
 }
 
-/* The first factor (columns) of a four-step split of n whose most equal
- * split takes n1: for powers of two, rows of 1024 where that leaves
- * columns of 256 points or more. Columns of 256 walk 16 neighbouring
- * columns, 128 bytes, where those of 512 walk 8: on the H200 2^18 x256
- * as 256x1024 ran 612-625 us against 662-679 as 512x512 in three runs
- * (VkFFT 638-648), its columns 290 against 365 and its rows 330 against
- * 303. Shorter columns gain nothing: 2^17 as 128x1024 617 against 588,
- * 2^14 to 2^16 likewise. Other lengths keep the most equal split:
- * 250000 as 250x1000 ran 885-904 us against 751-762. */
+/* Stages of a four-step pass of n points as add_local_pass plans it:
+ * columns (across transforms) or rows (transposed store). Odd columns
+ * count the stages of 16 values a thread: as 25x25 and 25x15 (32 values)
+ * they ran slower than their count says (below). */
+static int
+four_step_pass_stages (ClfContext * ctx, size_t n, int columns)
+{
+  cl_uint flags = columns ? LOAD_BFAST | STORE_BFAST : STORE_BFAST;
+  unsigned radices[CLF_MAX_STAGES];
+
+  if (columns && planar_columns_pay (ctx, n, flags))
+    return fixed_radices (ctx, n, 32, flags | PLANAR, radices);
+  return fixed_radices (ctx, n, columns && n % 2 ? 16 :
+      thread_values (ctx, n, flags), flags, radices);
+}
+
+/* The first factor (columns) of a four-step split of n, n1 being the most
+ * equal one: of the splits whose columns are no longer than the rows,
+ * both within four_step_limit, the fewest stages in all, then the most
+ * equal. On the H200 (docs/benchmarks.md, sixteenth session):
+ * - 100000 x640 as 160x625 ran 623-633 us against 788-796 as 250x400
+ *   (VkFFT 676-752), 150000 as 240x625 706-712 against 825-842, 279936
+ *   as 432x648 778-780 against 1028-1034 (VkFFT 914-919), 200000,
+ *   250000, 300000, 327680, 331776 and 78732 3-17% faster;
+ * - 360000, 196608 and 270000 within 1.5% either way;
+ * - every power of two keeps its split, 2^18 its 256x1024 (612 against
+ *   662-679 as 512x512), and 2^19 512x1024 (1024x512, columns longer
+ *   than rows, ran 806-820 against 701-716);
+ * - columns 625 = 25x25 and 375 = 25x15, counted as two stages, lost:
+ *   640000 as 625x1024 1018-1022 against 936-949 (800x800), 432000 as
+ *   375x1152 867-870 against 720 (640x675). */
 static size_t
 four_step_columns (ClfContext * ctx, size_t n, size_t n1)
 {
-  if ((n & (n - 1)) == 0 && n / 1024 >= 256 && n / 1024 < n1 &&
-      1024 <= four_step_limit (ctx))
-    return n / 1024;
-  return n1;
+  size_t lim = four_step_limit (ctx), best = 0;
+  int best_stages = 0;
+
+  for (size_t d = 2; d * d <= n; d++) {
+    size_t e = n / d;
+    int stages;
+
+    if (n % d || e > lim || !clf_is_smooth (d) || !clf_is_smooth (e))
+      continue;
+    stages = four_step_pass_stages (ctx, d, 1) +
+        four_step_pass_stages (ctx, e, 0);
+    /* d grows towards sqrt (n): a later split is the more equal */
+    if (!best || stages <= best_stages) {
+      best = d;
+      best_stages = stages;
+    }
+  }
+  return best ? best : n1;
 }
 
 static int force_three_step;

@@ -550,9 +550,10 @@ test_four_step_twiddles (void)
   for (int i = 0; i < 2; i++) {
     char name[64];
     setenv ("CLFFT_FOUR_STEP_TWIDDLE", sides[i], 1);
-    check_plan_uses (250000, 0, i ? "local(500:10x10x5,twiddled)" :
-        "fourstep(500x500) local(500:10x10x5) local(500:10x10x5)");
-    /* powers of two: rows of 1024 where columns keep 256 points */
+    /* the splits of fewest stages, not the most equal ones (500x500,
+     * 512x512) */
+    check_plan_uses (250000, 0, i ? "local(625:25x25,twiddled)" :
+        "fourstep(400x625) local(400:16x5x5) local(625:25x25)");
     check_plan_uses (262144, 0, "fourstep(256x1024)");
     snprintf (name, sizeof (name), "four-step twiddle %s", sides[i]);
     check_lengths (name, sizes, sizeof (sizes) / sizeof (sizes[0]));

@@ -2029,6 +2029,19 @@ clf_debug_plan_pass_transforms (ClfPlan * plan, int pass)
       0;
 }
 
+size_t
+clf_debug_plan_pass_thread_limit (ClfPlan * plan, int pass)
+{
+  size_t limit = 0;
+
+  if (pass < 0 || pass >= plan->npasses ||
+      clGetKernelWorkGroupInfo (plan->passes[pass].kernel,
+          clf_context_get_device (plan->ctx), CL_KERNEL_WORK_GROUP_SIZE,
+          sizeof (limit), &limit, NULL) != CL_SUCCESS)
+    return 0;
+  return limit;
+}
+
 const char *
 clf_plan_describe (ClfPlan * plan)
 {

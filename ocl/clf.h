@@ -182,6 +182,8 @@ void clf_debug_plan_run_passes (ClfPlan * plan, int first, int count);
 /* Transforms one work-group of a plan's pass runs (fft_local passes; 0
  * for others), for tests of how passes are shaped. */
 size_t clf_debug_plan_pass_transforms (ClfPlan * plan, int pass);
+/* The work-group size the device allows that pass's kernel */
+size_t clf_debug_plan_pass_thread_limit (ClfPlan * plan, int pass);
 
 /* Frame copies between host and device (clf_context_upload and
  * clf_context_download calls, and their bytes) since the last reset.

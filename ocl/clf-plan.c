@@ -743,26 +743,41 @@ fits_planar (ClfPlan * plan, const Axis * ax)
       clf_context_max_work_group (ctx);
 }
 
+/* The most columns a work-group's choice of form (planar_columns_pay)
+ * counts: 16 for powers of two, 8 for other lengths. Planar programs of
+ * powers of two take radix 32 (planar_radices), so 512-point columns
+ * hold 16 to a work-group (128 bytes of every row) in one exchange,
+ * against 8 as float2 in two: on the H200 2^19 x128's columns (512x1024)
+ * took 278 us against 382 and the transform 667 against 701 (VkFFT 667),
+ * 512x512 x256 574 against 617 (561), 2048x512 x64 590 against 634
+ * (584). Other lengths between 385 and 767 points would turn planar at
+ * 16 too, with their two exchanges: not measured. */
+static size_t
+column_group_most (size_t n)
+{
+  return (n & (n - 1)) ? 8 : 16;
+}
+
 /* Columns of n points that a work-group holds in local memory as float2
- * (at most 8) */
+ * (at most column_group_most) */
 static size_t
 float2_column_group (ClfContext * ctx, size_t n)
 {
   return group_columns (local_stride (0, n),
-      clf_context_local_capacity (ctx), 0, 8);
+      clf_context_local_capacity (ctx), 0, column_group_most (n));
 }
 
 /* Columns of n points (stages radices[0..ns)) that a work-group holds
  * through the planar exchange (one float per point, 32 values per
  * thread, at most the usual threads: NVIDIA allows planar programs no
- * more), at most 8 */
+ * more), at most column_group_most */
 static size_t
 planar_column_group (ClfContext * ctx, size_t n, const unsigned *radices,
     int ns)
 {
   return group_columns (local_stride (0, n),
       2 * clf_context_local_capacity (ctx),
-      local_threads (n, radices, ns, 32), 8);
+      local_threads (n, radices, ns, 32), column_group_most (n));
 }
 
 /* Whether a pass of columns (neighbouring transforms adjacent in memory

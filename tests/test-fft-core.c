@@ -526,12 +526,15 @@ test_planar_exchange (void)
   setenv ("CLFFT_PLANAR_COLUMNS", "1", 1);
   check_plan_uses (24, 1000, "local(1000:8x5x5x5,planar)");
   check_plan_uses (36, 1024, "local(1024:32x32,planar)");
+  check_plan_uses (20, 512, "local(512:32x16,planar)");
   check_err ("planar columns", 24, 1000, run_simple (CLF_C2C, CLF_FORWARD,
           24, 1000, 2));
   check_err ("planar columns inverse", 36, 1024, run_simple (CLF_C2C,
           CLF_INVERSE, 36, 1024, 1));
   check_err ("planar columns 2048", 8, 2048, run_simple (CLF_C2C,
           CLF_FORWARD, 8, 2048, 1));
+  check_err ("planar columns 512", 20, 512, run_simple (CLF_C2C,
+          CLF_INVERSE, 20, 512, 3));
   unsetenv ("CLFFT_PLANAR_COLUMNS");
   unsetenv ("CLFFT_PLANAR");
   use_gpu_programs (0, 1);

@@ -1420,37 +1420,41 @@ four_step_limit (ClfContext * ctx)
   return clf_context_local_capacity (ctx) / 4 - 1;
 }
 
-/* Stages of a four-step pass of n points as add_local_pass plans it:
- * columns (across transforms) or rows (transposed store). Odd columns
- * count the stages of 16 values a thread: as 25x25 and 25x15 (32 values)
- * they ran slower than their count says (below). */
+/* Stages of a four-step pass of n points as add_local_pass plans it,
+ * float2: columns (across transforms) or rows (transposed store). Odd
+ * columns count the stages of 16 values a thread: as 25x25 and 25x15 (32
+ * values) they ran slower than their count says (below). */
 static int
 four_step_pass_stages (ClfContext * ctx, size_t n, int columns)
 {
   cl_uint flags = columns ? LOAD_BFAST | STORE_BFAST : STORE_BFAST;
   unsigned radices[CLF_MAX_STAGES];
 
-  if (columns && planar_columns_pay (ctx, n, flags))
-    return fixed_radices (ctx, n, 32, flags | PLANAR, radices);
   return fixed_radices (ctx, n, columns && n % 2 ? 16 :
       thread_values (ctx, n, flags), flags, radices);
 }
 
 /* The first factor (columns) of a four-step split of n, n1 being the most
  * equal one: of the splits whose columns are no longer than the rows,
- * both within four_step_limit, the fewest stages in all, then the most
- * equal. On the H200 (docs/benchmarks.md, sixteenth session):
+ * both within four_step_limit, and not planar, the fewest stages in all,
+ * then the most equal. On the H200 (docs/benchmarks.md, sixteenth
+ * session):
  * - 100000 x640 as 160x625 ran 623-633 us against 788-796 as 250x400
  *   (VkFFT 676-752), 150000 as 240x625 706-712 against 825-842, 279936
- *   as 432x648 778-780 against 1028-1034 (VkFFT 914-919), 200000,
+ *   as 432x648 778-780 against 1028-1034 (VkFFT 914-919), 500000 as
+ *   500x1000 783 against 1031-1043 as 625x800 (VkFFT 889); 200000,
  *   250000, 300000, 327680, 331776 and 78732 3-17% faster;
  * - 360000, 196608 and 270000 within 1.5% either way;
- * - every power of two keeps its split, 2^18 its 256x1024 (612 against
- *   662-679 as 512x512), and 2^19 512x1024 (1024x512, columns longer
- *   than rows, ran 806-820 against 701-716);
+ * - powers of two keep their splits (2^18 256x1024: 618-625 against
+ *   652-660 as 512x512 with planar columns, 662-679 float2), 2^19
+ *   512x1024 (1024x512, columns longer than rows, ran 806-820 against
+ *   701-716 before the planar 512);
  * - columns 625 = 25x25 and 375 = 25x15, counted as two stages, lost:
  *   640000 as 625x1024 1018-1022 against 936-949 (800x800), 432000 as
- *   375x1152 867-870 against 720 (640x675). */
+ *   375x1152 867-870 against 720 (640x675);
+ * - planar columns, which move the twiddle to the rows, lost too: 320000
+ *   as 512x625 810-814 against 724-730 as 400x800. Where every split has
+ *   planar columns (2^19, 2^20) the most equal one stays. */
 static size_t
 four_step_columns (ClfContext * ctx, size_t n, size_t n1)
 {
@@ -1461,7 +1465,8 @@ four_step_columns (ClfContext * ctx, size_t n, size_t n1)
     size_t e = n / d;
     int stages;
 
-    if (n % d || e > lim || !clf_is_smooth (d) || !clf_is_smooth (e))
+    if (n % d || e > lim || !clf_is_smooth (d) || !clf_is_smooth (e) ||
+        planar_columns_pay (ctx, d, LOAD_BFAST | STORE_BFAST))
       continue;
     stages = four_step_pass_stages (ctx, d, 1) +
         four_step_pass_stages (ctx, e, 0);

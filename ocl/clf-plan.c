@@ -606,13 +606,14 @@ planar_radices (size_t n, unsigned values, unsigned *radices, int ns)
 }
 
 /* The stages of fft_local for a length-n pass with values per thread:
- * local_radices, except in programs built for one length (not planar)
- * where fewer stages, or stages that keep the threads much busier, are
- * possible with the composites 10 and 12. On the H100 1000 = 10x10x10
- * ran 418-422 -> 378-381 us against 8x5x5x5 (VkFFT 380), 1080 = 12x10x9
- * 464-466 -> 407-408 against 8x9x15 (threads busy 87% against 68%), 2160
- * = 12x12x15 234-236 -> 221 against 16x9x15; the 1080-point columns of
- * 1920x1080 (32 values: 91% busy) keep 8x9x15, which ran 2-5% faster.
+ * local_radices, except in programs built for one length (planar ones:
+ * planar_radices) where fewer stages, or stages that keep the threads
+ * much busier, are possible with the composites 10 and 12. On the H100
+ * 1000 = 10x10x10 ran 418-422 -> 378-381 us against 8x5x5x5 (VkFFT 380),
+ * 1080 = 12x10x9 464-466 -> 407-408 against 8x9x15 (threads busy 87%
+ * against 68%), 2160 = 12x12x15 234-236 -> 221 against 16x9x15; the
+ * 1080-point columns of 1920x1080 (32 values: 91% busy) keep 8x9x15,
+ * which ran 2-5% faster.
  * Below 256 points the stages stay: a work-group holds several such
  * transforms (3840x2160's 45- and 48-point columns ran no faster). */
 static int

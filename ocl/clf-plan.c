@@ -581,6 +581,21 @@ radices_from_env (size_t n, unsigned values, unsigned *radices)
   return k;
 }
 
+/* The fewest stages, fewer than ns, of radices up to most that multiply
+ * to n (the busiest such factorization into wide), or ns where there are
+ * none: composites wider than the usual search's 16 that take a stage
+ * off. */
+static int
+fewer_stages (size_t n, unsigned values, unsigned most, int ns, unsigned *wide)
+{
+  unsigned cur[CLF_MAX_STAGES];
+  int nwide = ns;
+  double eff = 0.0;
+
+  search_radices (n, values, most, cur, 0, ns - 1, n, wide, &nwide, &eff);
+  return nwide;
+}
+
 /* The stages of a planar program (kernels/fft.cl's
  * CLF_PLANAR_EXCHANGE, 32 values per thread) of a power of two: radix 32
  * in registers (4x8) where it takes a stage off local_radices, each of
@@ -592,17 +607,14 @@ radices_from_env (size_t n, unsigned values, unsigned *radices)
 static int
 planar_radices (size_t n, unsigned values, unsigned *radices, int ns)
 {
-  unsigned cur[CLF_MAX_STAGES], best[CLF_MAX_STAGES];
-  int nbest = ns;
-  double eff = 0.0;
+  unsigned wide[CLF_MAX_STAGES];
+  int nwide;
 
-  if ((n & (n - 1)) || values < 32)
+  if ((n & (n - 1)) || values < 32 ||
+      (nwide = fewer_stages (n, values, 32, ns, wide)) >= ns)
     return ns;
-  search_radices (n, values, 32, cur, 0, ns - 1, n, best, &nbest, &eff);
-  if (nbest >= ns)
-    return ns;
-  memcpy (radices, best, nbest * sizeof (unsigned));
-  return nbest;
+  memcpy (radices, wide, nwide * sizeof (unsigned));
+  return nwide;
 }
 
 /* The stages of fft_local for a length-n pass with values per thread:
@@ -659,10 +671,8 @@ fixed_radices (ClfContext * ctx, size_t n, unsigned values, cl_uint flags,
    * (thread_values). */
   if (n % 2 && values >= 27) {
     unsigned wide[CLF_MAX_STAGES];
-    int nwide = CLF_MAX_STAGES + 1;
-    double wide_eff = 0.0;
+    int nwide = fewer_stages (n, values, 27, ns, wide);
 
-    search_radices (n, values, 27, cur, 0, ns, n, wide, &nwide, &wide_eff);
     if (nwide < nbest && nwide < ns &&
         local_threads (n, wide, nwide, values) <= group_threads ()) {
       memcpy (best, wide, nwide * sizeof (unsigned));

@@ -1041,7 +1041,9 @@ fft_local (__global const float2 * src, __global float2 * dst,
  * extension, transformed, multiplied by the kernel spectrum (which holds
  * the 1/N), transformed back as conj (FFT (conj)), and its frame part
  * stored; the padded line never touches global memory. G lines per
- * work-group. shape: s0 N, s1 stages, s2 T, s3 G. */
+ * work-group. shape: s0 N, s1 stages, s2 T, s3 G. sums: the clamp
+ * edges' taps where the program has CLF_LINE_EDGES (lines of the frame
+ * alone), else unused. */
 #define CLF_DIRECT_LOAD(j, d) ((float2) (0.0f, 0.0f))
 #define CLF_DIRECT_STORE(j, d, val)
 
@@ -1057,7 +1059,7 @@ __kernel void
 fft_convolve_line (__global uchar * raw, __global float2 * lines,
     uint16 chan, int8 geo, uint count, __global const float2 * kspec,
     __global const float2 * tw, __local float2 * buf, uint4 shape,
-    ulong radix_codes)
+    ulong radix_codes, __global const float * sums)
 {
 #ifdef CLF_FIXED
   const uint N = CLF_N, nstages = CLF_NSTAGES, T = CLF_T, G = CLF_G;
@@ -1086,8 +1088,7 @@ fft_convolve_line (__global uchar * raw, __global float2 * lines,
   CLF_RUN_STAGES ();
   if (live)
     for (uint j = t; j < N; j += T)
-      clf_line_store (raw, lines, chan, geo, b, j, conj2 (x[LX (j)]),
-          (__global const float *) 0);
+      clf_line_store (raw, lines, chan, geo, b, j, conj2 (x[LX (j)]), sums);
 }
 #endif /* CLF_LINE_PASS */
 

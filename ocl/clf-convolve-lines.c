@@ -15,6 +15,7 @@ struct _ClfLinePass
   size_t n, count;
   cl_mem kspec;                 /* n complex, holds 1/n */
   cl_mem sums;                  /* clamp edges' taps (line_edges), or NULL */
+  int edges;                    /* lines of the frame alone */
 
   /* fused: fft.cl's fft_convolve_line */
   ClfLocalKernel fused;
@@ -26,18 +27,20 @@ struct _ClfLinePass
   cl_mem buf;                   /* count lines of n complex */
 };
 
-static int force_fused;
+static size_t force_fused;
 
 void
-clf_debug_force_fused_lines (int on)
+clf_debug_force_fused_lines (size_t longest)
 {
-  force_fused = on;
+  force_fused = longest;
 }
 
 int
 clf_line_pass_would_fuse (ClfContext * ctx, size_t n)
 {
-  return (force_fused || !clf_context_is_cpu (ctx)) && clf_fits_local (ctx, n);
+  if (force_fused)
+    return n <= force_fused && clf_fits_local (ctx, n);
+  return !clf_context_is_cpu (ctx) && clf_fits_local (ctx, n);
 }
 
 size_t
@@ -105,12 +108,13 @@ write_complex (ClfLinePass * lp, cl_mem mem, size_t count, float *values,
 static ClfStatus
 new_fused (ClfLinePass * lp, ClfError * err)
 {
-  char defines[64];
+  char defines[80];
   ClfStatus st;
 
   /* the kernel stages every line through local memory itself */
   snprintf (defines, sizeof (defines), "-DCLF_LINE_PASS=%d "
-      "-DCLF_NO_DIRECT_IO", (int) lp->axis);
+      "-DCLF_NO_DIRECT_IO%s", (int) lp->axis,
+      lp->edges ? " -DCLF_LINE_EDGES" : "");
   st = clf_local_kernel_new (lp->ctx, lp->n, lp->count, 0,
       clf_local_pad (lp->ctx, lp->n), defines, "fft_convolve_line", &lp->fused,
       err);
@@ -150,7 +154,7 @@ new_staged (ClfLinePass * lp, ClfError * err)
 
 ClfLinePass *
 clf_line_pass_new (ClfContext * ctx, ClfLineAxis axis, size_t n,
-    size_t count, ClfError * err)
+    size_t count, int edges, ClfError * err)
 {
   ClfLinePass *lp = calloc (1, sizeof (ClfLinePass));
   ClfStatus st;
@@ -161,6 +165,7 @@ clf_line_pass_new (ClfContext * ctx, ClfLineAxis axis, size_t n,
   }
   lp->ctx = clf_context_ref (ctx);
   lp->axis = axis;
+  lp->edges = edges;
   lp->n = n;
   lp->count = count;
   if (n < 1 || count < 1 || n > UINT32_MAX || count > UINT32_MAX) {
@@ -288,6 +293,7 @@ enqueue_fused (ClfLinePass * lp, cl_mem raw, cl_mem lines,
   e |= clSetKernelArg (f->kernel, 7, f->G * f->ls * sizeof (cl_float2), NULL);
   e |= SET_ARG (f->kernel, 8, shape);
   e |= SET_ARG (f->kernel, 9, f->codes);
+  e |= set_sums_arg (f->kernel, 10, lp);
   if (e != CL_SUCCESS)
     return clf_set_cl_error (err, e, "clSetKernelArg (fft_convolve_line)");
   /* T work-items per line, G lines per work-group */

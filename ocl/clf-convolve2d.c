@@ -26,9 +26,10 @@ typedef struct
   /* separable kernels (gaussian, box): rows then columns, each line
    * convolved in 1D, with the rows' results in lines between the passes */
   int separable;
-  /* lines of the frame alone with the edges added through sums (clamp
-   * and zero edges), or padded with the edge extension (mirror, wrap) */
-  int clamped, can_clamp;
+  /* the axes (CLF_LINES_ROWS, CLF_LINES_COLUMNS bits) whose lines hold
+   * the frame alone with the edges added through sums (clamp and zero
+   * edges), the others padded with the edge extension (mirror, wrap) */
+  unsigned clamped, can_clamp;
   ClfLinePass *rows, *cols;
   cl_mem lines;                 /* [pairs][width][height] complex */
   size_t line_bytes;            /* device bytes of the two passes and lines */
@@ -161,15 +162,32 @@ line_length (size_t extent, size_t c, int clamped)
   return clf_convolve2d_padded_length (extent, 2 * c + 1, 0);
 }
 
-/* Lines of the frame alone are for staged passes: line_edges in the
- * fused kernel cost more than the shorter lines saved (H100, 1080p RGBA:
- * 0.62 against 0.41 ms at radius 4, 0.56 against 0.53 at radius 1000),
- * while PoCL ran radius 1000 in 110-114 ms against 117-138. */
-static int
-can_clamp (ClfContext * ctx, const Group * g)
+/* The axes that take lines of the frame alone: those whose padded lines
+ * would not fuse, every axis on PoCL (radius 1000 in 110-114 ms against
+ * 117-138). Where padded lines fuse they stay: line_edges in the fused
+ * kernel cost more than the shorter lines saved (H100, 1080p RGBA: 0.62
+ * against 0.41 ms at radius 4, 0.56 against 0.53 at radius 1000). Where
+ * they do not, the shorter lines are the smaller staged plan, or fuse
+ * (3840x2160 at radius 1000: columns of 3200 points against 4480). */
+static unsigned
+clampable_axes (ClfContext * ctx, const Group * g)
 {
-  return !clf_line_pass_would_fuse (ctx, line_length (g->width, g->cx, 1)) &&
-      !clf_line_pass_would_fuse (ctx, line_length (g->height, g->cy, 1));
+  unsigned axes = 0;
+
+  if (!clf_line_pass_would_fuse (ctx, line_length (g->width, g->cx, 0)))
+    axes |= CLF_LINES_ROWS;
+  if (!clf_line_pass_would_fuse (ctx, line_length (g->height, g->cy, 0)))
+    axes |= CLF_LINES_COLUMNS;
+  return axes;
+}
+
+/* Line lengths of the group's two axes for the clamped axes given */
+static void
+set_line_lengths (Group * g, unsigned clamped)
+{
+  g->clamped = clamped;
+  g->nx = line_length (g->width, g->cx, (clamped & CLF_LINES_ROWS) != 0);
+  g->ny = line_length (g->height, g->cy, (clamped & CLF_LINES_COLUMNS) != 0);
 }
 
 /* Device bytes of a group, and the largest single buffer in *largest */
@@ -190,8 +208,9 @@ separable_bytes (ClfContext * ctx, const Group * g, size_t *largest)
     *largest = staged > *largest ? staged : *largest;
   }
   return lines + clf_line_pass_device_bytes (g->nx, rows, fuse_rows,
-      g->clamped ? g->width : 0) + clf_line_pass_device_bytes (g->ny, cols,
-      fuse_cols, g->clamped ? g->height : 0);
+      (g->clamped & CLF_LINES_ROWS) ? g->width : 0) +
+      clf_line_pass_device_bytes (g->ny, cols, fuse_cols,
+      (g->clamped & CLF_LINES_COLUMNS) ? g->height : 0);
 }
 
 static size_t
@@ -527,11 +546,11 @@ set_separable_kernel (Group * g, const ClfKernel2d * k, ClfError * err)
   if (!profile)
     return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY,
         "out of host memory for a %zu-tap kernel profile", g->kw);
-  st = set_pass_kernel (g->rows, profile, g->kw, g->cx, g->clamped ?
-      g->width : 0, err);
+  st = set_pass_kernel (g->rows, profile, g->kw, g->cx,
+      (g->clamped & CLF_LINES_ROWS) ? g->width : 0, err);
   if (st == CLF_OK)
-    st = set_pass_kernel (g->cols, profile, g->kh, g->cy, g->clamped ?
-        g->height : 0, err);
+    st = set_pass_kernel (g->cols, profile, g->kh, g->cy,
+        (g->clamped & CLF_LINES_COLUMNS) ? g->height : 0, err);
   free (profile);
   return st;
 }
@@ -652,11 +671,10 @@ make_groups (ClfContext * ctx, const ClfFrameLayout2d * l,
           kernels[ch->kernel].shape == CLF_KERNEL_BOX;
       if (g->separable) {
         /* lines of the frame alone for clamp, the elements' default edge,
-         * where the passes are staged; a frame with mirror or wrap edges
+         * on the axes that take them; a frame with mirror or wrap edges
          * switches the group to padded lines (switch_lines) */
-        g->clamped = g->can_clamp = can_clamp (ctx, g);
-        g->nx = line_length (g->width, g->cx, g->clamped);
-        g->ny = line_length (g->height, g->cy, g->clamped);
+        g->can_clamp = clampable_axes (ctx, g);
+        set_line_lengths (g, g->can_clamp);
       } else {
         /* R2C rows need an even length */
         g->nx = clf_convolve2d_padded_length (g->width, g->kw, 1);
@@ -740,10 +758,10 @@ separable_alloc (ClfConvolve2d * conv, Group * g, ClfError * err)
   size_t pairs = pairs_of (g);
 
   g->rows = clf_line_pass_new (conv->ctx, CLF_LINES_ROWS, g->nx,
-      pairs * g->height, err);
+      pairs * g->height, (g->clamped & CLF_LINES_ROWS) != 0, err);
   if (g->rows)
     g->cols = clf_line_pass_new (conv->ctx, CLF_LINES_COLUMNS, g->ny,
-        pairs * g->width, err);
+        pairs * g->width, (g->clamped & CLF_LINES_COLUMNS) != 0, err);
   if (g->cols)
     g->lines = clf_context_alloc (conv->ctx, CL_MEM_READ_WRITE,
         pairs * g->width * g->height * sizeof (cl_float2), err);
@@ -955,15 +973,13 @@ enqueue_channel (ClfConvolve2d * conv, const Work * w, const Group * g,
 /* Rebuilds a separable group's passes for clamped or padded lines, when
  * a frame's edge mode needs the other kind */
 static ClfStatus
-switch_lines (ClfConvolve2d * conv, Group * g, int clamped, ClfError * err)
+switch_lines (ClfConvolve2d * conv, Group * g, unsigned clamped, ClfError * err)
 {
   ClfKernel2d k = { g->kshape, g->kradius, NULL, 0, 0 };
   ClfStatus st;
 
   separable_clear (conv, g);
-  g->clamped = clamped;
-  g->nx = line_length (g->width, g->cx, clamped);
-  g->ny = line_length (g->height, g->cy, clamped);
+  set_line_lengths (g, clamped);
   if ((st = separable_alloc (conv, g, err)) != CLF_OK)
     return st;
   describe (conv);
@@ -977,14 +993,25 @@ kernel_reach (size_t k, size_t c)
   return (cl_int) (k - 1 - c > c ? k - 1 - c : c);
 }
 
+/* geo's fields for one pass of a k-tap kernel centred at c: lines of the
+ * frame alone (clamped) or padded with the edge extension */
+static void
+line_geo (cl_int8 * geo, int clamped, size_t k, size_t c, cl_int edge)
+{
+  geo->s[2] = clamped ? 0 : (cl_int) (k - 1 - c);
+  geo->s[3] = clamped ? CLF_EDGE_ZERO : edge;
+  geo->s[5] = clamped && edge == CLF_EDGE_CLAMP;
+  geo->s[6] = kernel_reach (k, c);
+}
+
 /* Rows, then columns: the frame's channels in the working planes, two to
  * a complex line (line-io.clh lays out chan and geo) */
 static ClfStatus
 enqueue_separable (ClfConvolve2d * conv, const Work * w, Group * g,
     cl_int edge, ClfError * err)
 {
-  int clamped = g->can_clamp &&
-      (edge == CLF_EDGE_CLAMP || edge == CLF_EDGE_ZERO);
+  unsigned clamped = edge == CLF_EDGE_CLAMP || edge == CLF_EDGE_ZERO ?
+      g->can_clamp : 0;
   cl_uint16 chan;
   cl_int8 geo;
   ClfStatus st;
@@ -1004,17 +1031,13 @@ enqueue_separable (ClfConvolve2d * conv, const Work * w, Group * g,
   }
   geo.s[0] = (cl_int) g->width;
   geo.s[1] = (cl_int) g->height;
-  geo.s[2] = clamped ? 0 : (cl_int) (g->kw - 1 - g->cx);
-  geo.s[3] = clamped ? CLF_EDGE_ZERO : edge;
   geo.s[4] = (cl_int) g->batch;
-  geo.s[5] = clamped && edge == CLF_EDGE_CLAMP;
-  geo.s[6] = kernel_reach (g->kw, g->cx);
+  line_geo (&geo, clamped & CLF_LINES_ROWS, g->kw, g->cx, edge);
   st = clf_line_pass_enqueue (g->rows, w->mem, g->lines, &chan, &geo,
       g->width, err);
   if (st != CLF_OK)
     return st;
-  geo.s[2] = clamped ? 0 : (cl_int) (g->kh - 1 - g->cy);
-  geo.s[6] = kernel_reach (g->kh, g->cy);
+  line_geo (&geo, clamped & CLF_LINES_COLUMNS, g->kh, g->cy, edge);
   return clf_line_pass_enqueue (g->cols, w->mem, g->lines, &chan, &geo,
       g->height, err);
 }

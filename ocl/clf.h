@@ -159,9 +159,10 @@ void clf_debug_force_column_split (int on);
 void clf_debug_force_three_step (int on);
 
 /* Run separable 2D convolutions with the fused line kernel on every
- * device (GPUs do; PoCL runs staged plans faster), so CPU test runs cover
- * that kernel. */
-void clf_debug_force_fused_lines (int on);
+ * device (GPUs do; PoCL runs staged plans faster) for lines of at most
+ * longest points, staged ones beyond, so CPU test runs cover that kernel
+ * and the choice between the two; 0 leaves the choice to the device. */
+void clf_debug_force_fused_lines (size_t longest);
 
 /* Round CPU work-group sizes up to powers of two: PoCL compiles a kernel
  * once per work-group size, so sweeps over many lengths compile far less

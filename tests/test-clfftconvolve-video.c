@@ -501,7 +501,7 @@ GST_START_TEST (test_fused_lines)
 {
   gint edge;
 
-  clf_debug_force_fused_lines (1);
+  clf_debug_force_fused_lines (G_MAXSIZE);
   for (edge = EDGE_CLAMP; edge <= EDGE_ZERO; edge++) {
     run_shape (GST_VIDEO_FORMAT_RGBA, 37, 29, SHAPE_GAUSSIAN, 4.5f, edge,
         FILL_RANDOM, 300 + edge);
@@ -514,6 +514,36 @@ GST_START_TEST (test_fused_lines)
       EDGE_MIRROR, FILL_RANDOM, 330);
   run_shape (GST_VIDEO_FORMAT_I420, 35, 27, SHAPE_GAUSSIAN, 3.5f,
       EDGE_CLAMP, FILL_RANDOM, 331);
+  clf_debug_force_fused_lines (0);
+}
+
+GST_END_TEST;
+
+/* Where padded lines are too long to fuse, clamp and zero edges take lines
+ * of the frame alone on that axis: fused with the edge sums when those
+ * lines fit (on GPUs 3840x2160 at radius 1000 has columns of 3200 points
+ * against 4480 padded), else staged, each axis on its own. Fused lines
+ * are held to 64 points here so that small frames take every path. */
+GST_START_TEST (test_frame_alone_lines)
+{
+  static const struct
+  {
+    gint w, h;
+    gfloat radius;
+  } cases[] = {
+    {40, 30, 20.0f},            /* rows 40+20, columns 30+20: fused, edges */
+    {40, 12, 14.0f},            /* rows fused with edges, columns padded */
+    {12, 40, 14.0f},            /* rows padded, columns fused with edges */
+    {100, 30, 20.0f},           /* rows staged (100+20), columns fused */
+  };
+  gint edge;
+
+  clf_debug_force_fused_lines (64);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    for (edge = EDGE_CLAMP; edge <= EDGE_ZERO; edge++)
+      run_shape (GST_VIDEO_FORMAT_RGBA, cases[i].w, cases[i].h,
+          i % 2 ? SHAPE_BOX : SHAPE_GAUSSIAN, cases[i].radius, edge,
+          FILL_RANDOM, 340 + 4 * i + edge);
   clf_debug_force_fused_lines (0);
 }
 
@@ -1415,6 +1445,7 @@ clfftconvolve_video_suite (void)
   tcase_add_test (tc, test_bad_radius);
   tcase_add_test (tc, test_bad_device);
   tcase_add_test (tc, test_fused_lines);
+  tcase_add_test (tc, test_frame_alone_lines);
   tcase_add_test (tc, test_too_large);
   tcase_add_test (tc, test_caps_change);
   tcase_add_test (tc, test_change_while_playing);

@@ -593,11 +593,12 @@ fill_zero (ClfContext * ctx, cl_mem mem, gsize size)
 #define SET_ARG(k, i, val) \
   (status |= clSetKernelArg ((k), (i), sizeof (val), &(val)))
 
-/* Runs the chunk's FFT events on the device and returns the per-segment
- * sums in a->sum_mag / a->sum_phase. */
+/* Queues the chunk's FFT events on the device, and the reads of the
+ * per-segment sums into a->sum_mag / a->sum_phase, which are there once
+ * *done completes (audio_wait_chunk). */
 static gboolean
 audio_run_chunk (GstClfftSpectrumAudio * a, gint threshold, guint flags,
-    ClfError * err, const gchar ** what)
+    cl_event * done, ClfError * err, const gchar ** what)
 {
   cl_command_queue q = clf_context_get_queue (a->ctx);
   guint nseg = a->seg_first->len;
@@ -719,10 +720,16 @@ audio_run_chunk (GstClfftSpectrumAudio * a, gint threshold, guint flags,
   if (flags & 2)
     status = clEnqueueReadBuffer (q, a->d_phase, CL_FALSE, 0,
         sums * sizeof (gfloat), a->sum_phase, 0, NULL, NULL);
-  status |= clEnqueueReadBuffer (q, a->d_mag, CL_TRUE, 0,
-      sums * sizeof (gfloat), a->sum_mag, 0, NULL, NULL);
-  if (status != CL_SUCCESS)
+  status |= clEnqueueReadBuffer (q, a->d_mag, CL_FALSE, 0,
+      sums * sizeof (gfloat), a->sum_mag, 0, NULL, done);
+  if (status == CL_SUCCESS)
+    status = clFlush (q);
+  if (status != CL_SUCCESS) {
+    if (*done)
+      clReleaseEvent (*done);
+    *done = NULL;
     goto cl_error;
+  }
   return TRUE;
 
 cl_error:
@@ -732,6 +739,30 @@ cl_error:
       CLF_ERROR_OUT_OF_MEMORY : CLF_ERROR_OPENCL;
   g_snprintf (err->message, sizeof (err->message),
       "OpenCL call failed (%d) while running the spectrum kernels", status);
+  return FALSE;
+}
+
+/* Waits for the chunk that audio_run_chunk queued, and releases done */
+static gboolean
+audio_wait_chunk (GstClfftSpectrumAudio * a, cl_event done, ClfError * err)
+{
+  cl_int status = clWaitForEvents (1, &done);
+  cl_int state = CL_COMPLETE;
+
+  if (status == CL_SUCCESS)
+    status = clGetEventInfo (done, CL_EVENT_COMMAND_EXECUTION_STATUS,
+        sizeof (state), &state, NULL);
+  clReleaseEvent (done);
+  if (status == CL_SUCCESS && state < 0)
+    status = state;
+  if (status == CL_SUCCESS)
+    return TRUE;
+  clFinish (clf_context_get_queue (a->ctx));
+  err->code = (status == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
+      status == CL_OUT_OF_RESOURCES || status == CL_OUT_OF_HOST_MEMORY) ?
+      CLF_ERROR_OUT_OF_MEMORY : CLF_ERROR_OPENCL;
+  g_snprintf (err->message, sizeof (err->message),
+      "the spectrum kernels failed on the device (%d)", status);
   return FALSE;
 }
 
@@ -823,6 +854,52 @@ spectrum_message_new (GstClfftSpectrum * self, GstClockTime timestamp,
     set_levels_field (s, "phase", phase, channels, bands, multi, as_list);
 
   return gst_message_new_element (GST_OBJECT (self), s);
+}
+
+/* Writes data over the n floats of container (made by init_floats). The
+ * message holding it is not posted yet, so its values are ours to set. */
+static void
+fill_floats (const GValue * container, const gfloat * data, guint n,
+    gboolean as_list)
+{
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    GValue *v = (GValue *) (as_list ? gst_value_list_get_value (container, i) :
+        gst_value_array_get_value (container, i));
+
+    g_value_set_float (v, data[i]);
+  }
+}
+
+static void
+fill_levels_field (GstStructure * s, const gchar * name, const gfloat * data,
+    guint channels, guint n, gboolean multi, gboolean as_list)
+{
+  const GValue *field = gst_structure_get_value (s, name);
+  guint c;
+
+  if (!multi) {
+    fill_floats (field, data, n, as_list);
+    return;
+  }
+  for (c = 0; c < channels; c++)
+    fill_floats (gst_value_array_get_value (field, c), data + (gsize) c * n,
+        n, FALSE);
+}
+
+/* Sets the levels of a message that spectrum_message_new drafted */
+static void
+spectrum_message_fill (GstMessage * msg, const gfloat * mag,
+    const gfloat * phase, guint channels, guint bands, gboolean multi,
+    gboolean as_list)
+{
+  GstStructure *s = gst_message_writable_structure (msg);
+
+  if (mag)
+    fill_levels_field (s, "magnitude", mag, channels, bands, multi, as_list);
+  if (phase)
+    fill_levels_field (s, "phase", phase, channels, bands, multi, as_list);
 }
 
 /* ------------------------------------------------------------------------
@@ -1011,15 +1088,37 @@ audio_finish_chunk (GstClfftSpectrum * self, gint threshold, guint flags,
   GstClfftSpectrumAudio *a = self->audio;
   gsize per_seg = (gsize) a->nch * a->bands;
   guint nseg = a->seg_first->len;
+  gint64 t0 = g_get_monotonic_time ();
+  ClfError err = { 0, };
+  const gchar *what = NULL;
+  cl_event done = NULL;
+  GList *drafts = NULL, *draft;
   guint s, i;
 
-  if (a->nev > 0) {
-    ClfError err = { 0, };
-    const gchar *what = NULL;
-    gint64 t0 = g_get_monotonic_time ();
+  if (a->nev > 0 && !audio_run_chunk (a, threshold, flags, &done, &err, &what)) {
+    gst_clfft_device_post_error (GST_ELEMENT (self), a->ctx, &err, what);
+    return FALSE;
+  }
+  /* While the device works, the messages are built with placeholder
+   * levels (the accumulators), to be filled in once the sums arrive: on
+   * PoCL's pthread driver the round trip is 40-60 us and a message of
+   * 1024 bands about 25 us of it. */
+  if (post) {
+    for (s = 0; s < a->pending->len; s++) {
+      const PendingMessage *pm = &g_array_index (a->pending, PendingMessage, s);
 
-    if (!audio_run_chunk (a, threshold, flags, &err, &what)) {
-      gst_clfft_device_post_error (GST_ELEMENT (self), a->ctx, &err, what);
+      drafts = g_list_prepend (drafts, spectrum_message_new (self, pm->ts,
+              self->interval, (flags & 1) ? a->acc_mag : NULL,
+              (flags & 2) ? a->acc_phase : NULL, a->nch, a->bands,
+              self->multi_channel, as_list));
+    }
+    drafts = g_list_reverse (drafts);
+  }
+  if (done) {
+    if (!audio_wait_chunk (a, done, &err)) {
+      g_list_free_full (drafts, (GDestroyNotify) gst_message_unref);
+      gst_clfft_device_post_error (GST_ELEMENT (self), a->ctx, &err,
+          "analysing the audio spectrum");
       return FALSE;
     }
     GST_LOG_OBJECT (self, "%u x %u-point FFTs of %u frames, %u segment(s): "
@@ -1027,6 +1126,7 @@ audio_finish_chunk (GstClfftSpectrum * self, gint threshold, guint flags,
         g_get_monotonic_time () - t0);
   }
 
+  draft = drafts;
   for (s = 0; s < nseg; s++) {
     if (a->nev > 0) {
       for (i = 0; i < per_seg; i++) {
@@ -1042,17 +1142,18 @@ audio_finish_chunk (GstClfftSpectrum * self, gint threshold, guint flags,
           a->acc_mag[i] /= pm->num_fft;
           a->acc_phase[i] /= pm->num_fft;
         }
-        *messages = g_list_prepend (*messages,
-            spectrum_message_new (self, pm->ts, self->interval,
-                (flags & 1) ? a->acc_mag : NULL,
-                (flags & 2) ? a->acc_phase : NULL, a->nch, a->bands,
-                self->multi_channel, as_list));
+        spectrum_message_fill (draft->data, (flags & 1) ? a->acc_mag : NULL,
+            (flags & 2) ? a->acc_phase : NULL, a->nch, a->bands,
+            self->multi_channel, as_list);
+        *messages = g_list_prepend (*messages, draft->data);
+        draft = draft->next;
       }
       memset (a->acc_mag, 0, per_seg * sizeof (gfloat));
       memset (a->acc_phase, 0, per_seg * sizeof (gfloat));
     }
   }
 
+  g_list_free (drafts);
   audio_drop_events (a);
   return TRUE;
 }

@@ -536,6 +536,12 @@ GST_START_TEST (test_frame_alone_lines)
     {12, 40, 14.0f},            /* rows padded, columns fused with edges */
     {100, 30, 20.0f},           /* rows staged (100+20), columns fused */
   };
+  static const gint edges[] = { EDGE_ZERO, EDGE_MIRROR, EDGE_CLAMP,
+    EDGE_WRAP, EDGE_ZERO
+  };
+  GstVideoInfo info;
+  GstHarness *hn;
+  GstBuffer *in;
   gint edge;
 
   clf_debug_force_fused_lines (64);
@@ -544,6 +550,16 @@ GST_START_TEST (test_frame_alone_lines)
       run_shape (GST_VIDEO_FORMAT_RGBA, cases[i].w, cases[i].h,
           i % 2 ? SHAPE_BOX : SHAPE_GAUSSIAN, cases[i].radius, edge,
           FILL_RANDOM, 340 + 4 * i + edge);
+  /* one element switching edges: the rows between frame-alone and padded
+   * lines, the columns padded throughout */
+  hn = harness_for (GST_VIDEO_FORMAT_RGBA, 40, 12, &info);
+  in = make_frame (&info, FILL_RANDOM, 360, 20, 6);
+  g_object_set (hn->element, "radius", 14.0f, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (edges); i++)
+    push_and_check_shape (hn, &info, in, SHAPE_GAUSSIAN, 14.0, edges[i],
+        edge_names[edges[i]]);
+  gst_buffer_unref (in);
+  gst_harness_teardown (hn);
   clf_debug_force_fused_lines (0);
 }
 

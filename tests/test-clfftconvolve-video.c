@@ -447,21 +447,31 @@ GST_END_TEST;
 /* One element, the edge mode changed between frames: separable groups
  * switch between lines of the frame alone (clamp, zero) and lines padded
  * with the extension (mirror, wrap), each frame against the reference. */
+/* One RGBA frame of w x h through one element, gaussian of the radius,
+ * once per edge mode of edges in turn, each against the reference. */
+static void
+run_edge_sequence (gint w, gint h, gfloat radius, const gint * edges,
+    guint n_edges, guint seed)
+{
+  GstVideoInfo info;
+  GstHarness *hn = harness_for (GST_VIDEO_FORMAT_RGBA, w, h, &info);
+  GstBuffer *in = make_frame (&info, FILL_RANDOM, seed, w / 2, h / 2);
+
+  g_object_set (hn->element, "radius", radius, NULL);
+  for (guint i = 0; i < n_edges; i++)
+    push_and_check_shape (hn, &info, in, SHAPE_GAUSSIAN, radius, edges[i],
+        edge_names[edges[i]]);
+  gst_buffer_unref (in);
+  gst_harness_teardown (hn);
+}
+
 GST_START_TEST (test_edge_switch)
 {
   static const gint edges[] = { EDGE_CLAMP, EDGE_MIRROR, EDGE_ZERO,
     EDGE_WRAP, EDGE_CLAMP
   };
-  GstVideoInfo info;
-  GstHarness *hn = harness_for (GST_VIDEO_FORMAT_RGBA, 40, 30, &info);
-  GstBuffer *in = make_frame (&info, FILL_RANDOM, 77, 20, 15);
 
-  g_object_set (hn->element, "radius", 9.0f, NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (edges); i++)
-    push_and_check_shape (hn, &info, in, SHAPE_GAUSSIAN, 9.0, edges[i],
-        edge_names[edges[i]]);
-  gst_buffer_unref (in);
-  gst_harness_teardown (hn);
+  run_edge_sequence (40, 30, 9.0f, edges, G_N_ELEMENTS (edges), 77);
 }
 
 GST_END_TEST;
@@ -539,9 +549,6 @@ GST_START_TEST (test_frame_alone_lines)
   static const gint edges[] = { EDGE_ZERO, EDGE_MIRROR, EDGE_CLAMP,
     EDGE_WRAP, EDGE_ZERO
   };
-  GstVideoInfo info;
-  GstHarness *hn;
-  GstBuffer *in;
   gint edge;
 
   clf_debug_force_fused_lines (64);
@@ -552,14 +559,7 @@ GST_START_TEST (test_frame_alone_lines)
           FILL_RANDOM, 340 + 4 * i + edge);
   /* one element switching edges: the rows between frame-alone and padded
    * lines, the columns padded throughout */
-  hn = harness_for (GST_VIDEO_FORMAT_RGBA, 40, 12, &info);
-  in = make_frame (&info, FILL_RANDOM, 360, 20, 6);
-  g_object_set (hn->element, "radius", 14.0f, NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (edges); i++)
-    push_and_check_shape (hn, &info, in, SHAPE_GAUSSIAN, 14.0, edges[i],
-        edge_names[edges[i]]);
-  gst_buffer_unref (in);
-  gst_harness_teardown (hn);
+  run_edge_sequence (40, 12, 14.0f, edges, G_N_ELEMENTS (edges), 360);
   clf_debug_force_fused_lines (0);
 }
 

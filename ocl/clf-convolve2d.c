@@ -163,20 +163,24 @@ line_length (size_t extent, size_t c, int clamped)
 }
 
 /* The axes that take lines of the frame alone: those whose padded lines
- * would not fuse, every axis on PoCL (radius 1000 in 110-114 ms against
- * 117-138). Where padded lines fuse they stay: line_edges in the fused
- * kernel cost more than the shorter lines saved (H100, 1080p RGBA: 0.62
- * against 0.41 ms at radius 4, 0.56 against 0.53 at radius 1000). Where
- * they do not, the shorter lines are the smaller staged plan, or fuse
- * (3840x2160 at radius 1000: columns of 3200 points against 4480). */
+ * would not fuse within the power-of-two limit, every axis on PoCL
+ * (radius 1000 in 110-114 ms against 117-138). Where padded lines fuse
+ * within it they stay: line_edges in the fused kernel cost more than the
+ * shorter lines saved (H100, 1080p RGBA: 0.62 against 0.41 ms at radius
+ * 4, 0.56 against 0.53 at radius 1000). Beyond it the shorter lines fuse
+ * where the padded ones would not, or run faster (H200, 3840x2160:
+ * columns of 3200 points against 4480 at radius 1000; rows of 4096
+ * against 4480 at radius 150, 1.17 against 1.22 ms). */
 static unsigned
 clampable_axes (ClfContext * ctx, const Group * g)
 {
+  size_t rows = line_length (g->width, g->cx, 0);
+  size_t cols = line_length (g->height, g->cy, 0);
   unsigned axes = 0;
 
-  if (!clf_line_pass_would_fuse (ctx, line_length (g->width, g->cx, 0)))
+  if (!clf_line_pass_fuses_within_limit (ctx, rows))
     axes |= CLF_LINES_ROWS;
-  if (!clf_line_pass_would_fuse (ctx, line_length (g->height, g->cy, 0)))
+  if (!clf_line_pass_fuses_within_limit (ctx, cols))
     axes |= CLF_LINES_COLUMNS;
   return axes;
 }

@@ -74,8 +74,11 @@ ClfStatus clf_local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
     ClfLocalKernel * lk, ClfError * err);
 
 /* Whether one work-group of such a kernel holds a length-n transform
- * (with local-memory padding where the device wants it) */
+ * (with local-memory padding where the device wants it), up to the
+ * power-of-two limit that plans keep to (clf_context_local_fft_limit) */
 int clf_fits_local (ClfContext * ctx, size_t n);
+/* The same up to what local memory holds (5120 points in NVIDIA's 48 KiB) */
+int clf_fits_local_memory (ClfContext * ctx, size_t n);
 /* Whether the device wants that padding (CLF_LDS_PAD) for length n */
 int clf_local_pad (ClfContext * ctx, size_t n);
 

@@ -695,16 +695,23 @@ fixed_radices (ClfContext * ctx, size_t n, unsigned values, cl_uint flags,
 
 /* Whether one fft_local work-group can hold a length-n transform */
 int
-clf_fits_local (ClfContext * ctx, size_t n)
+clf_fits_local_memory (ClfContext * ctx, size_t n)
 {
   unsigned radices[CLF_MAX_STAGES];
   int ns = local_radices (n, radices);
-  if (ns < 0 || n > clf_context_local_fft_limit (ctx) ||
+  if (ns < 0 ||
       local_stride (lds_pad (ctx, n), n) > clf_context_local_capacity (ctx))
     return 0;
   /* with 32 values per thread, the fewest threads a kernel falls back to */
   return local_threads (n, radices, ns, 32) <=
       clf_context_max_work_group (ctx);
+}
+
+int
+clf_fits_local (ClfContext * ctx, size_t n)
+{
+  return n <= clf_context_local_fft_limit (ctx) &&
+      clf_fits_local_memory (ctx, n);
 }
 
 static int

@@ -565,6 +565,25 @@ GST_START_TEST (test_frame_alone_lines)
 
 GST_END_TEST;
 
+/* Lines longer than the plans' power-of-two limit fuse where local memory
+ * holds them: rows of 9000 samples (PoCL's limit is 8192 points; padded
+ * with mirror and wrap, the frame alone with clamp and zero) and of 5000
+ * (NVIDIA's is 4096, its 48 KiB hold 5120). */
+GST_START_TEST (test_long_fused_lines)
+{
+  static const gint widths[] = { 9000, 5000 };
+  gint edge;
+
+  clf_debug_force_fused_lines (G_MAXSIZE);
+  for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+    for (edge = EDGE_CLAMP; edge <= EDGE_ZERO; edge++)
+      run_shape (GST_VIDEO_FORMAT_GRAY8, widths[i], 2, SHAPE_GAUSSIAN, 3.0f,
+          edge, FILL_RANDOM, 370 + 4 * i + edge);
+  clf_debug_force_fused_lines (0);
+}
+
+GST_END_TEST;
+
 /* Frames of one row or column, and a single pixel, where mirror has no
  * period and the kernel dwarfs the frame. */
 GST_START_TEST (test_tiny_frames)
@@ -1462,6 +1481,7 @@ clfftconvolve_video_suite (void)
   tcase_add_test (tc, test_bad_device);
   tcase_add_test (tc, test_fused_lines);
   tcase_add_test (tc, test_frame_alone_lines);
+  tcase_add_test (tc, test_long_fused_lines);
   tcase_add_test (tc, test_too_large);
   tcase_add_test (tc, test_caps_change);
   tcase_add_test (tc, test_change_while_playing);

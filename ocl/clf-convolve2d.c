@@ -194,6 +194,16 @@ set_line_lengths (Group * g, unsigned clamped)
   g->ny = line_length (g->height, g->cy, (clamped & CLF_LINES_COLUMNS) != 0);
 }
 
+/* Frame samples along axis's lines where they hold the frame alone, 0
+ * where they are padded */
+static size_t
+clamp_extent (const Group * g, ClfLineAxis axis)
+{
+  if (!(g->clamped & axis))
+    return 0;
+  return axis == CLF_LINES_ROWS ? g->width : g->height;
+}
+
 /* Device bytes of a group, and the largest single buffer in *largest */
 static size_t
 separable_bytes (ClfContext * ctx, const Group * g, size_t *largest)
@@ -212,9 +222,8 @@ separable_bytes (ClfContext * ctx, const Group * g, size_t *largest)
     *largest = staged > *largest ? staged : *largest;
   }
   return lines + clf_line_pass_device_bytes (g->nx, rows, fuse_rows,
-      (g->clamped & CLF_LINES_ROWS) ? g->width : 0) +
-      clf_line_pass_device_bytes (g->ny, cols, fuse_cols,
-      (g->clamped & CLF_LINES_COLUMNS) ? g->height : 0);
+      clamp_extent (g, CLF_LINES_ROWS)) + clf_line_pass_device_bytes (g->ny,
+      cols, fuse_cols, clamp_extent (g, CLF_LINES_COLUMNS));
 }
 
 static size_t
@@ -551,10 +560,10 @@ set_separable_kernel (Group * g, const ClfKernel2d * k, ClfError * err)
     return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY,
         "out of host memory for a %zu-tap kernel profile", g->kw);
   st = set_pass_kernel (g->rows, profile, g->kw, g->cx,
-      (g->clamped & CLF_LINES_ROWS) ? g->width : 0, err);
+      clamp_extent (g, CLF_LINES_ROWS), err);
   if (st == CLF_OK)
     st = set_pass_kernel (g->cols, profile, g->kh, g->cy,
-        (g->clamped & CLF_LINES_COLUMNS) ? g->height : 0, err);
+        clamp_extent (g, CLF_LINES_COLUMNS), err);
   free (profile);
   return st;
 }
@@ -762,10 +771,10 @@ separable_alloc (ClfConvolve2d * conv, Group * g, ClfError * err)
   size_t pairs = pairs_of (g);
 
   g->rows = clf_line_pass_new (conv->ctx, CLF_LINES_ROWS, g->nx,
-      pairs * g->height, (g->clamped & CLF_LINES_ROWS) != 0, err);
+      pairs * g->height, clamp_extent (g, CLF_LINES_ROWS) != 0, err);
   if (g->rows)
     g->cols = clf_line_pass_new (conv->ctx, CLF_LINES_COLUMNS, g->ny,
-        pairs * g->width, (g->clamped & CLF_LINES_COLUMNS) != 0, err);
+        pairs * g->width, clamp_extent (g, CLF_LINES_COLUMNS) != 0, err);
   if (g->cols)
     g->lines = clf_context_alloc (conv->ctx, CL_MEM_READ_WRITE,
         pairs * g->width * g->height * sizeof (cl_float2), err);

@@ -386,11 +386,14 @@ clf_tw_power (__global const float2 * tw, uint origin, uint stride, uint r)
  * there, where tw[r*k*N/(Ns*R)] spread them over up to 32 cache lines.
  * CLF_STAGE_TW=2 reads only the entries of r = 1, 2, 4 and 8 and
  * multiplies them for the others (clf_tw_power, with w^b of butterfly k
- * at to + (b-1)*Ns + k): fewer loads for more arithmetic. */
+ * at to + (b-1)*Ns + k): fewer loads for more arithmetic. It reads from
+ * tw + k, so that the offsets of the powers fold into the loads (as LAT
+ * below); for CLF_STAGE_TW=1 that form took a register more and ran 1000
+ * x65536 5% slower on the H200. */
 #if defined (CLF_FIXED) && defined (CLF_R0) && defined (CLF_STAGE_TW)
 #if CLF_STAGE_TW == 2
 #define CLF_TW_AT(R, k, step, r)                                        \
-    clf_tw_power (tw, N + to + (k) - Ns, Ns, r)
+    clf_tw_power (tw + (k), N + to - Ns, Ns, r)
 #else
 #define CLF_TW_AT(R, k, step, r) tw[N + to + ((r) - 1) * Ns + (k)]
 #endif
@@ -412,7 +415,7 @@ clf_tw_power (__global const float2 * tw, uint origin, uint stride, uint r)
       if (s == 0 && direct_load) {                                      \
         v[r] = CLF_DIRECT_LOAD ((j), r * (N / R));                      \
       } else {                                                          \
-        float2 x_ = x[LX ((j) + r * (N / R))];                          \
+        float2 x_ = LAT (x, (j), r * (N / R));                          \
         v[r] = r == 0 || Ns == 1 ? x_ :                                 \
             cmul (x_, CLF_TW_AT (R, k_, step_, r));                     \
       }                                                                 \
@@ -432,7 +435,7 @@ clf_tw_power (__global const float2 * tw, uint origin, uint stride, uint r)
       if (s + 1 == nstages && direct_store)                             \
         CLF_DIRECT_STORE (o_, r * Ns, v[r]);                            \
       else                                                              \
-        x[LX (o_ + r * Ns)] = v[r];                                     \
+        LAT (x, o_, r * Ns) = v[r];                                     \
     }                                                                   \
   }
 
@@ -482,6 +485,19 @@ clf_tw_power (__global const float2 * tw, uint origin, uint stride, uint r)
 #define LX(i) ((i) + ((i) >> 4))
 #else
 #define LX(i) (i)
+#endif
+
+/* Element i + d of local array p, where d is a constant of the stage.
+ * Unpadded, the address is p + i plus an offset the compiler folds into
+ * the access. As p[i + d], the unsigned sum could wrap, so NVIDIA's
+ * compiler added, widened to 64 bits and shifted for every access: 2187
+ * had 1149 PTX instructions a thread, now 885. On the H200 2187 x8192
+ * ran 111-113 us against 114-117, 2401 x4096 65-66 against 68-72, 3125
+ * x4096 75-76 against 78-81 (docs/benchmarks.md, eighteenth session). */
+#ifdef CLF_LDS_PAD
+#define LAT(p, i, d) (p)[LX ((i) + (d))]
+#else
+#define LAT(p, i, d) ((p) + (i))[d]
 #endif
 
 #ifdef CLF_FIXED
@@ -651,10 +667,10 @@ clf_tw_power (__global const float2 * tw, uint origin, uint stride, uint r)
     w[r] = CLF_DIRECT_LOAD ((j), r * (N / R));
 #define PLANAR_OP_GET_X(R, w, j)                                         \
   for (uint r = 0; r < R; r++)                                          \
-    w[r].x = xs[LX ((j) + r * (N / R))];
+    w[r].x = LAT (xs, (j), r * (N / R));
 #define PLANAR_OP_GET_Y(R, w, j)                                         \
   for (uint r = 0; r < R; r++)                                          \
-    w[r].y = xs[LX ((j) + r * (N / R))];
+    w[r].y = LAT (xs, (j), r * (N / R));
 #define PLANAR_OP_TWIDDLE(R, w, j)                                       \
   {                                                                     \
     uint k_ = (j) % Ns, step_ = N / (Ns * R);                           \
@@ -667,7 +683,7 @@ clf_tw_power (__global const float2 * tw, uint origin, uint stride, uint r)
   {                                                                     \
     uint o_ = ((j) / SPAN) * SPAN * R + (j) % SPAN;                     \
     for (uint r = 0; r < R; r++)                                        \
-      xs[LX (o_ + r * SPAN)] = w[r].C;                                  \
+      LAT (xs, o_, r * SPAN) = w[r].C;                                  \
   }
 #define PLANAR_OP_PUT_X(R, w, j) PLANAR_OP_PUT (R, w, j, Ns, x)
 #define PLANAR_OP_PUT_PREV_Y(R, w, j) PLANAR_OP_PUT (R, w, j, Nsp, y)

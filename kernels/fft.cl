@@ -904,6 +904,28 @@ clf_store (__global float2 * dst, __global float *dstr, uint flags,
     out_base, out.s1, j, d, first_out, store_step, count, val, scale,     \
     post_tw, post_shift, n2, !bfast)
 
+/* Programs built for one length learn where the divisions of the
+ * addressing fall away (clf-plan.c's layout_defines): CLF_IN_ONE_LEVEL
+ * and CLF_OUT_ONE_LEVEL, that side's transforms lie s2 apart (one batch
+ * level); CLF_STORE_ALL, every transform keeps its outputs from the
+ * first (store_mod 1). A division by a run-time value costs NVIDIA's
+ * compiler about twenty instructions a thread. */
+#ifdef CLF_IN_ONE_LEVEL
+#define CLF_IN_OFFSET(a, b) ((b) * (a).s2)
+#else
+#define CLF_IN_OFFSET(a, b) clf_batch_offset (a, b)
+#endif
+#ifdef CLF_OUT_ONE_LEVEL
+#define CLF_OUT_OFFSET(a, b) ((b) * (a).s2)
+#else
+#define CLF_OUT_OFFSET(a, b) clf_batch_offset (a, b)
+#endif
+#ifdef CLF_STORE_ALL
+#define CLF_STORE_FIRST(b, mod) 0u
+#else
+#define CLF_STORE_FIRST(b, mod) ((b) % (mod))
+#endif
+
 /* CLF_REQD_WG: the work-group size of a program built for one length,
  * named where the plan chooses (name_work_group in ocl/clf-plan.c) */
 #ifdef CLF_REQD_WG
@@ -958,9 +980,9 @@ fft_local (__global const float2 * src, __global float2 * dst,
    * threads of bfast groups over the banks */
   const uint LS = LX (N) | 1u;
   __local float2 *x = buf + g * LS;
-  const uint in_base = live ? in.s0 + clf_batch_offset (in, b) : 0;
-  const uint out_base = live ? out.s0 + clf_batch_offset (out, b) : 0;
-  const uint first_out = b % store_mod;
+  const uint in_base = live ? in.s0 + CLF_IN_OFFSET (in, b) : 0;
+  const uint out_base = live ? out.s0 + CLF_OUT_OFFSET (out, b) : 0;
+  const uint first_out = CLF_STORE_FIRST (b, store_mod);
   const uint n2 = clf_four_step_column (b, post_div, post_mod);
   /* CLF_BLOCK_IO: the group's transforms are one span of memory, read
    * and written through local memory at consecutive addresses. Direct
@@ -996,7 +1018,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
 #else
   if (block_io) {
     /* element j of the group's transform gi at i = gi * N + j */
-    const uint base0 = in.s0 + clf_batch_offset (in, b0);
+    const uint base0 = in.s0 + CLF_IN_OFFSET (in, b0);
     for (uint i = lid; i < G * N; i += G * T) {
       uint gi = i / N, j = i - gi * N;
       uint in2 = (flags & CLF_PRE_TWIDDLE) ?
@@ -1020,7 +1042,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
   /* the last stage left the result in local memory: write it out with
    * the other walk (threads over transforms, or over elements) */
   if (block_io) {
-    const uint base0 = out.s0 + clf_batch_offset (out, b0);
+    const uint base0 = out.s0 + CLF_OUT_OFFSET (out, b0);
     for (uint i = lid; i < G * N; i += G * T) {
       uint gi = i / N, j = i - gi * N, ob = b0 + gi;
       /* no divisions per element where they cannot matter */
@@ -1033,8 +1055,8 @@ fft_local (__global const float2 * src, __global float2 * dst,
             scale, post_tw, post_shift, on2, 0);
     }
   } else if (!direct_store) {
-    uint base = out.s0 + clf_batch_offset (out, sb);
-    uint first = sb % store_mod;
+    uint base = out.s0 + CLF_OUT_OFFSET (out, sb);
+    uint first = CLF_STORE_FIRST (sb, store_mod);
     uint sn2 = clf_four_step_column (sb, post_div, post_mod);
     uint jend = store_live ? N : 0;
     for (uint d = 0; st + d < jend; d += T)

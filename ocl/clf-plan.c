@@ -1107,6 +1107,27 @@ clf_local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
       thread_values (ctx, n, flags), lk, err);
 }
 
+/* The -D defines that spare a program built for one length the
+ * divisions of its addressing (fft.cl's CLF_IN_ONE_LEVEL,
+ * CLF_OUT_ONE_LEVEL, CLF_STORE_ALL), into buf; "" for the generic
+ * program, which keeps one build for every layout.
+ * CLFFT_LAYOUT_DEFINES=0 leaves them out (for comparing). */
+static const char *
+layout_defines (ClfContext * ctx, const Axis * ax, cl_uint store_mod,
+    char *buf, size_t size)
+{
+  const char *env = getenv ("CLFFT_LAYOUT_DEFINES");
+
+  if (!specialize (ctx) || (env && env[0] == '0'))
+    return "";
+  /* (one level where the batch never reaches the second: b / nb0 = 0) */
+  snprintf (buf, size, "%s%s%s",
+      ax->batch <= ax->in.nb0 ? "-DCLF_IN_ONE_LEVEL " : "",
+      ax->batch <= ax->out.nb0 ? "-DCLF_OUT_ONE_LEVEL " : "",
+      store_mod == 1 ? "-DCLF_STORE_ALL " : "");
+  return buf;
+}
+
 /* post_n: four-step twiddle w_{post_n}^(n2 * k) on output k, with
  * n2 = (b / post_div) % post_mod for transform b (post_n = 0: none), or
  * on input k where extra_flags has PRE_TWIDDLE.
@@ -1129,6 +1150,8 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
    * the H200: 1080-point columns 20% slower) */
   int load_bfast = ax->in.stride != 1 && ax->in.d0 == 1;
   int pad = lds_pad (plan->ctx, ax->n) && !load_bfast;
+  char layout_buf[64];
+  const char *layout;
   size_t ls;
   int ns;
   float *table;
@@ -1148,15 +1171,17 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
       ax->out.stride == 1 && !(flags & PLANAR))
     flags |= BLOCK_IO;
 
-  st = clf_local_kernel_new (plan->ctx, ax->n, ax->batch, flags, pad, NULL,
+  layout = layout_defines (plan->ctx, ax, store_mod, layout_buf,
+      sizeof (layout_buf));
+  st = clf_local_kernel_new (plan->ctx, ax->n, ax->batch, flags, pad, layout,
       "fft_local", &lk, err);
   if (st == CLF_ERROR_UNSUPPORTED && (flags & PLANAR) && load_bfast) {
     /* the device allows the planar program too few threads: float2
      * columns, fewer to a work-group */
     clear_error (err);
     flags &= ~PLANAR;
-    st = clf_local_kernel_new (plan->ctx, ax->n, ax->batch, flags, pad, NULL,
-        "fft_local", &lk, err);
+    st = clf_local_kernel_new (plan->ctx, ax->n, ax->batch, flags, pad,
+        layout, "fft_local", &lk, err);
   }
   if (st != CLF_OK)
     return st;

@@ -111,6 +111,13 @@ main (int argc, char **argv)
   }
   if (npos < 1 || pos[0] < 1)
     usage ();
+  if (r2c && inverse) {
+    /* a CLF_R2C plan is forward only; --check would have compared its
+     * spectrum with an inverse transform */
+    fprintf (stderr, "clfft-bench: --r2c times the forward real transform "
+        "only; leave out --inverse\n");
+    return 2;
+  }
   nx = pos[0];
   ny = pos[1] ? pos[1] : 1;
   batch = pos[2] ? pos[2] : 1;

@@ -437,6 +437,10 @@ test_specialized_local (void)
           CLF_FORWARD, 64, 48, 1));
   check_err ("specialised local 2d odd", 60, 45, run_simple (CLF_C2C,
           CLF_INVERSE, 60, 45, 1));
+  /* a batch of frames: both axes address two batch levels, where the
+   * programs keep their divisions (layout_defines in clf-plan.c) */
+  check_err ("specialised local 2d batch", 60, 45, run_simple (CLF_C2C,
+          CLF_FORWARD, 60, 45, 3));
   /* the composites 10 and 12: 1000 takes three stages instead of four,
    * and CLFFT_RADICES sets 1080's (PoCL's 32 values keep 8x9x15) */
   check_plan_uses (1000, 0, "local(1000:10x10x10)");

@@ -549,13 +549,14 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
     }
 
     snprintf (defines, sizeof (defines), "-DR=%u -DMODE=%d%s -DIN_KIND=%d%s%s"
-        "%s%s", R, sg->mode, first ? " -DFIRST" : "",
+        "%s%s%s", R, sg->mode, first ? " -DFIRST" : "",
         !first ? 0 : (ax->flags & IN_REAL) ? 1 :
         (ax->flags & IN_HERMITIAN) ? 2 : 0,
         last && (ax->flags & OUT_REAL) ? " -DOUT_REAL" : "",
         last && ax->count < n ? " -DLIMIT" : "",
         in.stride == 1 ? " -DIN_UNIT" : "",
-        out.stride == 1 ? " -DOUT_UNIT" : "");
+        out.stride == 1 ? " -DOUT_UNIT" : "",
+        sign_in == 1.0f ? " -DUNIT_SIGN_IN" : "");
     params = (cl_uint8) { {(cl_uint) n, (cl_uint) ns_prod,
             ax->count < n ? ax->count : (cl_uint) n, tw_off[s],
         (cl_uint) sg->e1, flags, 0, 0}

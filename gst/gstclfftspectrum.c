@@ -590,17 +590,6 @@ fill_zero (ClfContext * ctx, cl_mem mem, gsize size)
       sizeof (zero), 0, size, 0, NULL, NULL);
 }
 
-/* err from a failed OpenCL call: out of memory, or another OpenCL error */
-static void
-set_cl_error (ClfError * err, cl_int status, const gchar * what)
-{
-  err->code = (status == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
-      status == CL_OUT_OF_RESOURCES || status == CL_OUT_OF_HOST_MEMORY) ?
-      CLF_ERROR_OUT_OF_MEMORY : CLF_ERROR_OPENCL;
-  g_snprintf (err->message, sizeof (err->message), "OpenCL error %d while "
-      "%s", status, what);
-}
-
 #define SET_ARG(k, i, val) \
   (status |= clSetKernelArg ((k), (i), sizeof (val), &(val)))
 
@@ -745,7 +734,7 @@ audio_run_chunk (GstClfftSpectrumAudio * a, gint threshold, guint flags,
 
 cl_error:
   clFinish (q);
-  set_cl_error (err, status, "queueing the spectrum kernels");
+  clf_set_cl_error (err, status, "queueing the spectrum kernels");
   return FALSE;
 }
 
@@ -765,7 +754,7 @@ audio_wait_chunk (GstClfftSpectrumAudio * a, cl_event done, ClfError * err)
   if (status == CL_SUCCESS)
     return TRUE;
   clFinish (clf_context_get_queue (a->ctx));
-  set_cl_error (err, status, "running the spectrum kernels");
+  clf_set_cl_error (err, status, "running the spectrum kernels");
   return FALSE;
 }
 

@@ -74,16 +74,6 @@ gst_clfft_spectrum_video_free (GstClfftSpectrumVideo * v)
   g_free (v);
 }
 
-static void
-set_opencl_error (ClfError * err, cl_int code, const gchar * call)
-{
-  err->code = (code == CL_MEM_OBJECT_ALLOCATION_FAILURE
-      || code == CL_OUT_OF_RESOURCES || code == CL_OUT_OF_HOST_MEMORY) ?
-      CLF_ERROR_OUT_OF_MEMORY : CLF_ERROR_OPENCL;
-  g_snprintf (err->message, sizeof (err->message), "%s failed (%d)", call,
-      code);
-}
-
 /* Works out how the luma kernel reads in's plane 0. */
 static void
 setup_input (GstClfftSpectrumVideo * v, const GstVideoInfo * in)
@@ -253,7 +243,7 @@ check_device_plane (const GstClfftSpectrumVideoPlane * plane,
   status = clGetMemObjectInfo (plane->mem, CL_MEM_SIZE, sizeof (size), &size,
       NULL);
   if (status != CL_SUCCESS) {
-    set_opencl_error (err, status, "clGetMemObjectInfo (frame)");
+    clf_set_cl_error (err, status, "clGetMemObjectInfo (frame)");
     return FALSE;
   }
   if (plane->stride < row_bytes || end > size || end > G_MAXUINT32) {
@@ -345,13 +335,13 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
   SET_ARG (v->k_luma, 12, v->real);
   SET_ARG (v->k_luma, 13, is_complex);
   if (status != CL_SUCCESS) {
-    set_opencl_error (&err, status, "clSetKernelArg (spectrum_video_luma)");
+    clf_set_cl_error (&err, status, "clSetKernelArg (spectrum_video_luma)");
     goto error;
   }
   status = clEnqueueNDRangeKernel (q, v->k_luma, 2, NULL, gs2, NULL, 0, NULL,
       NULL);
   if (status != CL_SUCCESS) {
-    set_opencl_error (&err, status, "clEnqueueNDRangeKernel (luma)");
+    clf_set_cl_error (&err, status, "clEnqueueNDRangeKernel (luma)");
     goto error;
   }
 
@@ -366,14 +356,14 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
   SET_ARG (v->k_peak, 1, spec_count);
   SET_ARG (v->k_peak, 2, v->peak);
   if (status != CL_SUCCESS) {
-    set_opencl_error (&err, status, "setting up spectrum_video_peak");
+    clf_set_cl_error (&err, status, "setting up spectrum_video_peak");
     goto error;
   }
   gs1 = MIN ((gsize) 4096, v->spec_count);
   status = clEnqueueNDRangeKernel (q, v->k_peak, 1, NULL, &gs1, NULL, 0, NULL,
       NULL);
   if (status != CL_SUCCESS) {
-    set_opencl_error (&err, status, "clEnqueueNDRangeKernel (peak)");
+    clf_set_cl_error (&err, status, "clEnqueueNDRangeKernel (peak)");
     goto error;
   }
 
@@ -389,13 +379,13 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
   SET_ARG (v->k_map, 9, out_offset);
   SET_ARG (v->k_map, 10, out_stride);
   if (status != CL_SUCCESS) {
-    set_opencl_error (&err, status, "clSetKernelArg (spectrum_video_map)");
+    clf_set_cl_error (&err, status, "clSetKernelArg (spectrum_video_map)");
     goto error;
   }
   status = clEnqueueNDRangeKernel (q, v->k_map, 2, NULL, gs2, NULL, 0, NULL,
       NULL);
   if (status != CL_SUCCESS) {
-    set_opencl_error (&err, status, "clEnqueueNDRangeKernel (map)");
+    clf_set_cl_error (&err, status, "clEnqueueNDRangeKernel (map)");
     goto error;
   }
 
@@ -421,7 +411,7 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
     SET_ARG (v->k_radial_db, 3, thr);
     SET_ARG (v->k_radial_db, 4, v->radial_db);
     if (status != CL_SUCCESS) {
-      set_opencl_error (&err, status, "setting up spectrum_video_radial");
+      clf_set_cl_error (&err, status, "setting up spectrum_video_radial");
       goto error;
     }
     gs1 = height;
@@ -433,7 +423,7 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
     status |= clEnqueueReadBuffer (q, v->radial_db, CL_FALSE, 0,
         (gsize) bands * sizeof (cl_float), radial_db, 0, NULL, NULL);
     if (status != CL_SUCCESS) {
-      set_opencl_error (&err, status, "enqueueing the radial average");
+      clf_set_cl_error (&err, status, "enqueueing the radial average");
       goto error;
     }
   }

@@ -15,9 +15,6 @@
 ClfStatus clf_set_error (ClfError * err, ClfStatus code, const char *fmt, ...)
     __attribute__((format (printf, 3, 4)));
 
-/* Maps an OpenCL error of call `what` to a ClfStatus with message. */
-ClfStatus clf_set_cl_error (ClfError * err, cl_int clerr, const char *what);
-
 const char *clf_cl_error_name (cl_int clerr);
 
 /* Test hook: non-zero when the next device allocation must fail. */

@@ -29,6 +29,11 @@ typedef struct
 } ClfError;
 
 const char *clf_status_name (ClfStatus code);
+/* Sets err (if non-NULL) from a failed OpenCL call `what`, as the core
+ * reports its own: CLF_ERROR_OUT_OF_MEMORY for the allocation failures,
+ * CLF_ERROR_OPENCL for the rest, the error's name in the message.
+ * Returns the code. */
+ClfStatus clf_set_cl_error (ClfError * err, cl_int clerr, const char *what);
 
 /* ---- Context: one device, one in-order queue, cached programs ---------- */
 

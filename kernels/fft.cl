@@ -908,8 +908,10 @@ clf_store (__global float2 * dst, __global float *dstr, uint flags,
  * addressing fall away (clf-plan.c's layout_defines): CLF_IN_ONE_LEVEL
  * and CLF_OUT_ONE_LEVEL, that side's transforms lie s2 apart (one batch
  * level); CLF_STORE_ALL, every transform keeps its outputs from the
- * first (store_mod 1). A division by a run-time value costs NVIDIA's
- * compiler about twenty instructions a thread. */
+ * first (store_mod 1; other programs test for it at run time, which
+ * spares the block store a division per element). A division by a
+ * run-time value costs NVIDIA's compiler about twenty instructions a
+ * thread. */
 #ifdef CLF_IN_ONE_LEVEL
 #define CLF_IN_OFFSET(a, b) ((b) * (a).s2)
 #else
@@ -923,7 +925,7 @@ clf_store (__global float2 * dst, __global float *dstr, uint flags,
 #ifdef CLF_STORE_ALL
 #define CLF_STORE_FIRST(b, mod) 0u
 #else
-#define CLF_STORE_FIRST(b, mod) ((b) % (mod))
+#define CLF_STORE_FIRST(b, mod) ((mod) > 1 ? (b) % (mod) : 0u)
 #endif
 
 /* CLF_REQD_WG: the work-group size of a program built for one length,
@@ -1045,8 +1047,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
     const uint base0 = out.s0 + CLF_OUT_OFFSET (out, b0);
     for (uint i = lid; i < G * N; i += G * T) {
       uint gi = i / N, j = i - gi * N, ob = b0 + gi;
-      /* no divisions per element where they cannot matter */
-      uint first = store_mod > 1 ? ob % store_mod : 0;
+      uint first = CLF_STORE_FIRST (ob, store_mod);
       uint on2 = (flags & CLF_POST_TWIDDLE) ?
           clf_four_step_column (ob, post_div, post_mod) : 0;
       if (ob < batch)

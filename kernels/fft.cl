@@ -18,11 +18,19 @@ typedef uint8 clf_addr;
 #define CLF_BLOCK_IO       (1u << 8)        /* a group's transforms as one span */
 #define CLF_PRE_TWIDDLE    (1u << 10)       /* four-step twiddle on the input */
 
+/* (nb0 and nb1 apart from a: programs built for one layout pass them as
+ * constants, which turns the divisions into shifts and multiplies) */
+inline uint
+clf_batch_offset_of (clf_addr a, uint b, uint nb0, uint nb1)
+{
+  uint q = b / nb0;
+  return (b - q * nb0) * a.s2 + (q % nb1) * a.s3 + (q / nb1) * a.s4;
+}
+
 inline uint
 clf_batch_offset (clf_addr a, uint b)
 {
-  uint q = b / a.s5;
-  return (b - q * a.s5) * a.s2 + (q % a.s6) * a.s3 + (q / a.s6) * a.s4;
+  return clf_batch_offset_of (a, b, a.s5, a.s6);
 }
 
 /* Start of transform b0 + gi, given base0, the start of b0: a single
@@ -905,27 +913,42 @@ clf_store (__global float2 * dst, __global float *dstr, uint flags,
     post_tw, post_shift, n2, !bfast)
 
 /* Programs built for one length learn where the divisions of the
- * addressing fall away (clf-plan.c's layout_defines): CLF_IN_ONE_LEVEL
- * and CLF_OUT_ONE_LEVEL, that side's transforms lie s2 apart (one batch
- * level); CLF_STORE_ALL, every transform keeps its outputs from the
- * first (store_mod 1; other programs test for it at run time, which
- * spares the block store a division per element). A division by a
- * run-time value costs NVIDIA's compiler about twenty instructions a
- * thread. */
+ * addressing fall away, or take constant divisors (clf-plan.c's
+ * layout_defines): CLF_IN_ONE_LEVEL and CLF_OUT_ONE_LEVEL, that side's
+ * transforms lie s2 apart (one batch level); else CLF_IN_NB0/NB1 and
+ * CLF_OUT_NB0/NB1, its levels' sizes. CLF_STORE_ALL, every transform
+ * keeps its outputs from the first (store_mod 1; other programs test for
+ * it at run time, which spares the block store a division per element),
+ * else CLF_STORE_MOD. CLF_POST_DIV and CLF_POST_MOD, the four-step
+ * column's divisors. A division by a run-time value costs NVIDIA's
+ * compiler about twenty instructions a thread. */
 #ifdef CLF_IN_ONE_LEVEL
 #define CLF_IN_OFFSET(a, b) ((b) * (a).s2)
+#elif defined (CLF_IN_NB0)
+#define CLF_IN_OFFSET(a, b) clf_batch_offset_of (a, b, CLF_IN_NB0, CLF_IN_NB1)
 #else
 #define CLF_IN_OFFSET(a, b) clf_batch_offset (a, b)
 #endif
 #ifdef CLF_OUT_ONE_LEVEL
 #define CLF_OUT_OFFSET(a, b) ((b) * (a).s2)
+#elif defined (CLF_OUT_NB0)
+#define CLF_OUT_OFFSET(a, b) clf_batch_offset_of (a, b, CLF_OUT_NB0, \
+    CLF_OUT_NB1)
 #else
 #define CLF_OUT_OFFSET(a, b) clf_batch_offset (a, b)
 #endif
 #ifdef CLF_STORE_ALL
 #define CLF_STORE_FIRST(b, mod) 0u
+#elif defined (CLF_STORE_MOD)
+#define CLF_STORE_FIRST(b, mod) ((b) % CLF_STORE_MOD)
 #else
 #define CLF_STORE_FIRST(b, mod) ((mod) > 1 ? (b) % (mod) : 0u)
+#endif
+#ifdef CLF_POST_MOD
+#define CLF_FOUR_STEP_COLUMN(b) clf_four_step_column (b, CLF_POST_DIV, \
+    CLF_POST_MOD)
+#else
+#define CLF_FOUR_STEP_COLUMN(b) clf_four_step_column (b, post_div, post_mod)
 #endif
 
 /* CLF_REQD_WG: the work-group size of a program built for one length,
@@ -985,7 +1008,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
   const uint in_base = live ? in.s0 + CLF_IN_OFFSET (in, b) : 0;
   const uint out_base = live ? out.s0 + CLF_OUT_OFFSET (out, b) : 0;
   const uint first_out = CLF_STORE_FIRST (b, store_mod);
-  const uint n2 = clf_four_step_column (b, post_div, post_mod);
+  const uint n2 = CLF_FOUR_STEP_COLUMN (b);
   /* CLF_BLOCK_IO: the group's transforms are one span of memory, read
    * and written through local memory at consecutive addresses. Direct
    * I/O would have each thread of a short transform (N = 8: one thread)
@@ -1024,7 +1047,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
     for (uint i = lid; i < G * N; i += G * T) {
       uint gi = i / N, j = i - gi * N;
       uint in2 = (flags & CLF_PRE_TWIDDLE) ?
-          clf_four_step_column (b0 + gi, post_div, post_mod) : 0;
+          CLF_FOUR_STEP_COLUMN (b0 + gi) : 0;
       if (b0 + gi < batch)
         buf[gi * LS + LX (j)] = clf_load_twiddled (src, srcr, in, flags, N,
             clf_group_offset (in, base0, b0, gi), j, 0, post_tw, post_shift,
@@ -1049,7 +1072,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
       uint gi = i / N, j = i - gi * N, ob = b0 + gi;
       uint first = CLF_STORE_FIRST (ob, store_mod);
       uint on2 = (flags & CLF_POST_TWIDDLE) ?
-          clf_four_step_column (ob, post_div, post_mod) : 0;
+          CLF_FOUR_STEP_COLUMN (ob) : 0;
       if (ob < batch)
         clf_store (dst, dstr, flags, clf_group_offset (out, base0, b0, gi),
             out.s1, j, 0, first, store_step, count, buf[gi * LS + LX (j)],
@@ -1058,7 +1081,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
   } else if (!direct_store) {
     uint base = out.s0 + CLF_OUT_OFFSET (out, sb);
     uint first = CLF_STORE_FIRST (sb, store_mod);
-    uint sn2 = clf_four_step_column (sb, post_div, post_mod);
+    uint sn2 = CLF_FOUR_STEP_COLUMN (sb);
     uint jend = store_live ? N : 0;
     for (uint d = 0; st + d < jend; d += T)
       clf_store (dst, dstr, flags, base, out.s1, st, d, first, store_step,

@@ -931,7 +931,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   const char *form = "specialised";
   size_t ls = local_stride (pad, n);
   cl_kernel kernel = NULL;
-  char generic[256];
+  char generic[512];
   int big = 0, composite = 0, products = 0;
 
   lk->kernel = NULL;
@@ -1003,7 +1003,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
     /* a program for this length: constants instead of run-time values.
      * The generic program is not built at all then: on NVIDIA it takes
      * about 15 s to compile, a specialised one 1-4 s. */
-    char fixed[768];
+    char fixed[1024];
     size_t kwg_fixed = 0;
 
     for (;;) {
@@ -1107,24 +1107,44 @@ clf_local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
       thread_values (ctx, n, flags), lk, err);
 }
 
+/* The -D defines of one side's batch levels (fft.cl's CLF_IN_ONE_LEVEL,
+ * CLF_IN_NB0/NB1 and their CLF_OUT_ twins), appended to buf at len */
+static int
+append_level_defines (char *buf, size_t size, int len, const char *side,
+    const Addr * a, size_t batch)
+{
+  /* (one level where the batch never reaches the second: b / nb0 = 0) */
+  if (batch <= a->nb0)
+    return len + snprintf (buf + len, size - len, "-DCLF_%s_ONE_LEVEL ", side);
+  return len + snprintf (buf + len, size - len, "-DCLF_%s_NB0=%uu "
+      "-DCLF_%s_NB1=%uu ", side, a->nb0, side, a->nb1);
+}
+
 /* The -D defines that spare a program built for one length the
- * divisions of its addressing (fft.cl's CLF_IN_ONE_LEVEL,
- * CLF_OUT_ONE_LEVEL, CLF_STORE_ALL), into buf; "" for the generic
- * program, which keeps one build for every layout.
+ * divisions of its addressing, or make their divisors constants (the
+ * batch levels, the R2C store's store_mod, the four-step column's
+ * post_div and post_mod where post_n is set), into buf; "" for the
+ * generic program, which keeps one build for every layout.
  * CLFFT_LAYOUT_DEFINES=0 leaves them out (for comparing). */
 static const char *
-layout_defines (ClfContext * ctx, const Axis * ax, cl_uint store_mod,
-    char *buf, size_t size)
+layout_defines (ClfContext * ctx, const Axis * ax, size_t post_n,
+    cl_uint post_div, cl_uint post_mod, cl_uint store_mod, char *buf,
+    size_t size)
 {
   const char *env = getenv ("CLFFT_LAYOUT_DEFINES");
+  int len;
 
   if (!specialize (ctx) || (env && env[0] == '0'))
     return "";
-  /* (one level where the batch never reaches the second: b / nb0 = 0) */
-  snprintf (buf, size, "%s%s%s",
-      ax->batch <= ax->in.nb0 ? "-DCLF_IN_ONE_LEVEL " : "",
-      ax->batch <= ax->out.nb0 ? "-DCLF_OUT_ONE_LEVEL " : "",
-      store_mod == 1 ? "-DCLF_STORE_ALL " : "");
+  len = append_level_defines (buf, size, 0, "IN", &ax->in, ax->batch);
+  len = append_level_defines (buf, size, len, "OUT", &ax->out, ax->batch);
+  if (store_mod == 1)
+    len += snprintf (buf + len, size - len, "-DCLF_STORE_ALL ");
+  else
+    len += snprintf (buf + len, size - len, "-DCLF_STORE_MOD=%uu ", store_mod);
+  if (post_n)
+    snprintf (buf + len, size - len, "-DCLF_POST_DIV=%uu -DCLF_POST_MOD=%uu ",
+        post_div, post_mod);
   return buf;
 }
 
@@ -1150,7 +1170,7 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
    * the H200: 1080-point columns 20% slower) */
   int load_bfast = ax->in.stride != 1 && ax->in.d0 == 1;
   int pad = lds_pad (plan->ctx, ax->n) && !load_bfast;
-  char layout_buf[64];
+  char layout_buf[192];
   const char *layout;
   size_t ls;
   int ns;
@@ -1171,8 +1191,8 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
       ax->out.stride == 1 && !(flags & PLANAR))
     flags |= BLOCK_IO;
 
-  layout = layout_defines (plan->ctx, ax, store_mod, layout_buf,
-      sizeof (layout_buf));
+  layout = layout_defines (plan->ctx, ax, post_n, post_div, post_mod,
+      store_mod, layout_buf, sizeof (layout_buf));
   st = clf_local_kernel_new (plan->ctx, ax->n, ax->batch, flags, pad, layout,
       "fft_local", &lk, err);
   if (st == CLF_ERROR_UNSUPPORTED && (flags & PLANAR) && load_bfast) {

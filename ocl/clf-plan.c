@@ -1497,11 +1497,35 @@ four_step_pass_stages (ClfContext * ctx, size_t n, int columns)
       thread_values (ctx, n, flags), flags, radices);
 }
 
+/* What a four-step split n1 x n2 gives its passes' strided sides, which
+ * read and write G neighbouring values of every row they cross: rows of
+ * a multiple of 32 bytes on both passes (n1 and n2 multiples of 4), so
+ * that each piece is whole sectors (2), and 8 columns to a work-group on
+ * the first pass, 64-byte pieces (1). On the H100 250000 x256 as 400x625
+ * took 994-1006 us, its columns (rows of 625 values) 645-650; as 500x500
+ * 809-818 (VkFFT 749). 640000 x96 as 800x800 (4 columns of 800) took
+ * 1001-1002, as 640x1000 843-849 (VkFFT 841). */
+static int
+four_step_rank (ClfContext * ctx, size_t n1, size_t n2)
+{
+  /* the second pass's rows, padded, four to a work-group: else two, and
+   * 16-byte pieces (360000 x176 as 240x1500: rows 1367-1387 us of the
+   * 1720-1746; as 600x600 828) */
+  if (4 * local_stride (lds_pad (ctx, n2), n2) >
+      clf_context_local_capacity (ctx))
+    return -1;
+  return (n1 % 4 == 0 && n2 % 4 == 0) * 2 +
+      (float2_column_group (ctx, n1) >= 8);
+}
+
 /* The first factor (columns) of a four-step split of n, n1 being the most
  * equal one: of the splits whose columns are no longer than the rows,
- * both within four_step_limit, and not planar, the fewest stages in all,
- * then the most equal. On the H200 (docs/benchmarks.md, sixteenth
- * session):
+ * both within four_step_limit, and not planar, the best four_step_rank,
+ * then the fewest stages in all, then the most equal. The rank came in
+ * the nineteenth session: on the H100 it took 100000 x640 (200x500) 870
+ * -> 745-749 us, 432000 x128 (600x720) 881-886 -> 727, 300000 x224
+ * (500x600) 1041-1091 -> 849-854, and 150000, 200000, 270000 6-18%
+ * faster. Before it, on the H200 (sixteenth session):
  * - 100000 x640 as 160x625 ran 623-633 us against 788-796 as 250x400
  *   (VkFFT 676-752), 150000 as 240x625 706-712 against 825-842, 279936
  *   as 432x648 778-780 against 1028-1034 (VkFFT 914-919), 500000 as
@@ -1522,20 +1546,31 @@ static size_t
 four_step_columns (ClfContext * ctx, size_t n, size_t n1)
 {
   size_t lim = four_step_limit (ctx), best = 0;
-  int best_stages = 0;
+  int best_stages = 0, best_rank = 0;
+  const char *env = getenv ("CLFFT_FOUR_STEP_COLUMNS");
+  size_t want = env ? strtoul (env, NULL, 10) : 0;
+
+  /* CLFFT_FOUR_STEP_COLUMNS=n1 (for comparing splits) */
+  if (want >= 2 && n % want == 0 && n / want <= lim && want <= lim &&
+      clf_is_smooth (want) && clf_is_smooth (n / want))
+    return want;
 
   for (size_t d = 2; d * d <= n; d++) {
     size_t e = n / d;
-    int stages;
+    int stages, rank;
 
     if (n % d || e > lim || !clf_is_smooth (d) || !clf_is_smooth (e) ||
         planar_columns_pay (ctx, d, LOAD_BFAST | STORE_BFAST))
       continue;
+    if ((rank = four_step_rank (ctx, d, e)) < 0)
+      continue;
     stages = four_step_pass_stages (ctx, d, 1) +
         four_step_pass_stages (ctx, e, 0);
     /* d grows towards sqrt (n): a later split is the more equal */
-    if (!best || stages <= best_stages) {
+    if (!best || rank > best_rank || (rank == best_rank &&
+            stages <= best_stages)) {
       best = d;
+      best_rank = rank;
       best_stages = stages;
     }
   }

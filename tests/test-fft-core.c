@@ -546,24 +546,33 @@ test_planar_exchange (void)
 
 /* The four-step twiddle on the output of the first pass (columns) or on
  * the input of the second (rows, "twiddled"), as GPUs split long
- * transforms: a power of two and a length of 2s and 5s. */
+ * transforms: a power of two and lengths of 2s and 5s, one of them split
+ * into an odd length of composites (CLFFT_FOUR_STEP_COLUMNS). */
 static void
 test_four_step_twiddles (void)
 {
   static const size_t sizes[] = { 250000, 262144 };
+  static const size_t odd[] = { 250000 };
   static const char *sides[] = { "store", "load" };
 
   use_gpu_programs (1, 1);
   for (int i = 0; i < 2; i++) {
     char name[64];
     setenv ("CLFFT_FOUR_STEP_TWIDDLE", sides[i], 1);
-    /* the splits of fewest stages, not the most equal ones (500x500,
-     * 512x512) */
-    check_plan_uses (250000, 0, i ? "local(625:25x25,twiddled)" :
-        "fourstep(400x625) local(400:16x5x5) local(625:25x25)");
+    /* rows of whole 32-byte sectors on both passes (500x500) rather than
+     * the split of fewest stages (400x625); the split of fewest stages
+     * among those, not the most equal one (512x512) */
+    check_plan_uses (250000, 0, i ? "local(500:10x10x5,twiddled)" :
+        "fourstep(500x500) local(500:10x10x5) local(500:10x10x5)");
     check_plan_uses (262144, 0, "fourstep(256x1024)");
     snprintf (name, sizeof (name), "four-step twiddle %s", sides[i]);
     check_lengths (name, sizes, sizeof (sizes) / sizeof (sizes[0]));
+    setenv ("CLFFT_FOUR_STEP_COLUMNS", "400", 1);
+    check_plan_uses (250000, 0, i ? "local(625:25x25,twiddled)" :
+        "fourstep(400x625) local(400:16x5x5) local(625:25x25)");
+    snprintf (name, sizeof (name), "four-step twiddle %s 400x625", sides[i]);
+    check_lengths (name, odd, sizeof (odd) / sizeof (odd[0]));
+    unsetenv ("CLFFT_FOUR_STEP_COLUMNS");
     snprintf (name, sizeof (name), "four-step twiddle %s c2r", sides[i]);
     check_err (name, 262144, 1, run_simple (CLF_C2R, CLF_INVERSE, 262144,
             0, 1));

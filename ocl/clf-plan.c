@@ -1504,7 +1504,12 @@ four_step_pass_stages (ClfContext * ctx, size_t n, int columns)
  * the first pass, 64-byte pieces (1). On the H100 250000 x256 as 400x625
  * took 994-1006 us, its columns (rows of 625 values) 645-650; as 500x500
  * 809-818 (VkFFT 749). 640000 x96 as 800x800 (4 columns of 800) took
- * 1001-1002, as 640x1000 843-849 (VkFFT 841). */
+ * 1001-1002, as 640x1000 843-849 (VkFFT 841). The H200 pays less for the
+ * straddled sectors (250000's columns 463-472 against 395-399) and gains
+ * more from rows of 625 as 25x25 (287-298 against 345-390 for rows of
+ * 500): there 200000 as 400x500 ran 727-729 against 659 as 320x625, and
+ * 300000, 100000 and 150000 lost 2-5%, while 640000, 432000 and 270000
+ * won 5-17% (docs/benchmarks.md, nineteenth session). */
 static int
 four_step_rank (ClfContext * ctx, size_t n1, size_t n2)
 {

@@ -39,10 +39,15 @@
  * run in chunks of ROW_CHUNK_BYTES once larger than that: on a 2-core
  * EPYC with 1 MiB of L2 per core, 4096 x 2160 took 20.4-20.8 ms in 2 MiB
  * chunks against 33.4-34.8 ms in 8 MiB ones, 1000 x 1024 2.6-2.8 ms
- * against 4.5-4.8 ms whole. */
+ * against 4.5-4.8 ms whole. On the nineteenth session's 2-core EPYC
+ * (1 MiB of L2 per core too, 32 MiB of L3), 4 MiB chunks beat 2 MiB in
+ * each of five rounds: 1000 x 1024 952-1003 us against 1042-1134, 4096 x
+ * 256 955-1070 against 1042-1130, 4096 x 2160 10.8-11.0 ms against
+ * 11.2-11.4; 3 MiB fell between, 4096 x 256 whole (8 MiB) ran 1.1-2.4
+ * ms. */
 #define CHUNK_ABOVE (32u << 20)
 #define CHUNK_BYTES (8u << 20)
-#define ROW_CHUNK_BYTES (2u << 20)
+#define ROW_CHUNK_BYTES (4u << 20)
 #define MAX_CHUNKS 256
 
 int

@@ -27,19 +27,13 @@ clf_batch_offset_of (clf_addr a, uint b, uint nb0, uint nb1)
   return (b - q * nb0) * a.s2 + (q % nb1) * a.s3 + (q / nb1) * a.s4;
 }
 
+/* (a single batch level, s5 = ~0, puts the transforms s2 apart: no
+ * division where the program does not know the layout) */
 inline uint
 clf_batch_offset (clf_addr a, uint b)
 {
-  return clf_batch_offset_of (a, b, a.s5, a.s6);
-}
-
-/* Start of transform b0 + gi, given base0, the start of b0: a single
- * batch level (s5 = ~0) puts the transforms s2 apart. */
-inline uint
-clf_group_offset (clf_addr a, uint base0, uint b0, uint gi)
-{
-  return a.s5 == 0xffffffffu ? base0 + gi * a.s2 :
-      a.s0 + clf_batch_offset (a, b0 + gi);
+  return a.s5 == 0xffffffffu ? b * a.s2 :
+      clf_batch_offset_of (a, b, a.s5, a.s6);
 }
 
 inline float2
@@ -1043,14 +1037,13 @@ fft_local (__global const float2 * src, __global float2 * dst,
 #else
   if (block_io) {
     /* element j of the group's transform gi at i = gi * N + j */
-    const uint base0 = in.s0 + CLF_IN_OFFSET (in, b0);
     for (uint i = lid; i < G * N; i += G * T) {
       uint gi = i / N, j = i - gi * N;
       uint in2 = (flags & CLF_PRE_TWIDDLE) ?
           CLF_FOUR_STEP_COLUMN (b0 + gi) : 0;
       if (b0 + gi < batch)
         buf[gi * LS + LX (j)] = clf_load_twiddled (src, srcr, in, flags, N,
-            clf_group_offset (in, base0, b0, gi), j, 0, post_tw, post_shift,
+            in.s0 + CLF_IN_OFFSET (in, b0 + gi), j, 0, post_tw, post_shift,
             in2, 0);
     }
     barrier (CLK_LOCAL_MEM_FENCE);
@@ -1067,14 +1060,13 @@ fft_local (__global const float2 * src, __global float2 * dst,
   /* the last stage left the result in local memory: write it out with
    * the other walk (threads over transforms, or over elements) */
   if (block_io) {
-    const uint base0 = out.s0 + CLF_OUT_OFFSET (out, b0);
     for (uint i = lid; i < G * N; i += G * T) {
       uint gi = i / N, j = i - gi * N, ob = b0 + gi;
       uint first = CLF_STORE_FIRST (ob, store_mod);
       uint on2 = (flags & CLF_POST_TWIDDLE) ?
           CLF_FOUR_STEP_COLUMN (ob) : 0;
       if (ob < batch)
-        clf_store (dst, dstr, flags, clf_group_offset (out, base0, b0, gi),
+        clf_store (dst, dstr, flags, out.s0 + CLF_OUT_OFFSET (out, ob),
             out.s1, j, 0, first, store_step, count, buf[gi * LS + LX (j)],
             scale, post_tw, post_shift, on2, 0);
     }

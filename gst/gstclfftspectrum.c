@@ -40,6 +40,7 @@
 #include "gstclfftmemory.h"
 #include "gstclfftpinned.h"
 #include "gstclfftdevice.h"
+#include "gstclfftcompletion.h"
 
 GST_DEBUG_CATEGORY (gst_clfft_spectrum_debug);
 #define GST_CAT_DEFAULT gst_clfft_spectrum_debug
@@ -86,6 +87,7 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
 #define DEFAULT_MIN_FREQUENCY 20.0
 #define DEFAULT_MESSAGE_FORMAT GST_CLFFT_SPECTRUM_FORMAT_LIST
 #define DEFAULT_DEVICE NULL
+#define DEFAULT_ASYNC_MESSAGES FALSE
 
 /* One batched transform holds at most this many input floats; larger
  * buffers are analysed in several chunks. */
@@ -95,6 +97,10 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
 #define LOG_MAX_NFFT (1u << 20)
 /* guints of the events and segments of a chunk of at most ev events */
 #define INDEX_SIZE(ev) (2 * (ev) + 3)
+/* With async-messages: chunks queued on the device but not finished
+ * before the streaming thread waits, and finished chunks kept for reuse */
+#define MAX_PENDING_CHUNKS 8
+#define MAX_SPARE_CHUNKS 4
 
 enum
 {
@@ -112,7 +118,8 @@ enum
   PROP_MIN_FREQUENCY,
   PROP_MESSAGE_FORMAT,
   PROP_DEVICE,
-  PROP_DEVICE_NAME
+  PROP_DEVICE_NAME,
+  PROP_ASYNC_MESSAGES
 };
 
 #define GST_TYPE_CLFFT_SPECTRUM_WINDOW (gst_clfft_spectrum_window_get_type ())
@@ -201,6 +208,30 @@ typedef struct
   guint num_fft;
 } PendingMessage;
 
+/* A chunk from its launch on: the host memory its upload reads (kept
+ * until the device has read it), the per-segment sums it reads back and
+ * the messages they complete. Finished by the streaming thread, or with
+ * async-messages in order on the completion's thread; either way only
+ * chunk_finish touches the interval's levels. */
+typedef struct
+{
+  ClfContext *ctx;
+  cl_event done;                /* the sums' read, until waited for */
+  gboolean has_sums;            /* FFTs ran: the sums add to the levels */
+  gboolean restart;             /* the levels start again from zero */
+  guint nch, bands, flags, nseg;
+  gboolean post, multi, as_list;
+  GArray *pending;              /* PendingMessage of the closed segments */
+  GList *drafts;                /* a message per pending one, when post */
+  gfloat *stream;               /* the upload's host side */
+  gsize stream_floats;
+  guint *index;                 /* events, segment starts and their end */
+  gsize index_len;
+  gfloat *sums;                 /* per segment, read back: magnitudes, */
+  gsize sums_floats;
+  gfloat *sum_mag, *sum_phase;  /* then phases, in sums */
+} SpectrumChunk;
+
 #define N_PLANS 32
 
 struct _GstClfftSpectrumAudio
@@ -220,18 +251,17 @@ struct _GstClfftSpectrumAudio
   guint m;
 
   /* FFT events (first frame of each window) and the segments of events
-   * between messages. offsets holds room for both: audio_run_chunk puts
-   * seg_first and its end after the nev events and uploads them at once
-   * (on PoCL each command costs about as much as a small kernel). */
+   * between messages: audio_run_chunk copies both, and seg_first's end,
+   * into the chunk's index and uploads them at once (on PoCL each command
+   * costs about as much as a small kernel). */
   guint *offsets;
   guint nev, ev_cap;
   GArray *seg_first;            /* guint: 0, end of each closed segment */
   GArray *pending;              /* PendingMessage, one per closed segment */
 
-  /* levels accumulated since the last message, [nch][bands] */
-  gfloat *acc_mag, *acc_phase;
-  gfloat *sum_mag, *sum_phase;  /* per segment, read back */
-  guint sum_segs;               /* segments sum_* and the device sums hold */
+  /* zeros, [nch][bands]: the levels of drafted messages until filled */
+  gfloat *draft_levels;
+  guint sum_segs;               /* segments the device sums hold */
 
   cl_mem d_stream, d_index, d_window, d_in, d_spec;
   cl_mem d_mag, d_phase, d_band_first, d_band_bin, d_band_weight, d_phase_bin;
@@ -270,10 +300,7 @@ audio_free (GstClfftSpectrumAudio * a)
     g_array_free (a->seg_first, TRUE);
   if (a->pending)
     g_array_free (a->pending, TRUE);
-  g_free (a->acc_mag);
-  g_free (a->acc_phase);
-  g_free (a->sum_mag);
-  g_free (a->sum_phase);
+  g_free (a->draft_levels);
   clf_context_unref (a->ctx);
   g_free (a);
 }
@@ -468,12 +495,11 @@ audio_new (GstClfftSpectrum * self)
   }
   /* huge bands values must fail with an error, not abort */
   what = "allocating host memory for the spectrum";
-  a->acc_mag = g_try_new0 (gfloat, (gsize) a->nch * a->bands);
-  a->acc_phase = g_try_new0 (gfloat, (gsize) a->nch * a->bands);
+  a->draft_levels = g_try_new0 (gfloat, (gsize) a->nch * a->bands);
   /* history starts silent, as spectrum's zeroed ring buffers */
   a->stream = g_try_new0 (gfloat, (gsize) a->nch * a->nfft);
   win = g_try_new (gfloat, a->nfft);
-  if (!a->acc_mag || !a->acc_phase || !a->stream || !win) {
+  if (!a->draft_levels || !a->stream || !win) {
     g_free (win);
     err.code = CLF_ERROR_OUT_OF_MEMORY;
     g_snprintf (err.message, sizeof (err.message), "%u channel(s) of a "
@@ -593,13 +619,31 @@ fill_zero (ClfContext * ctx, cl_mem mem, gsize size)
 #define SET_ARG(k, i, val) \
   (status |= clSetKernelArg ((k), (i), sizeof (val), &(val)))
 
-/* Queues the chunk's FFT events on the device, and the reads of the
- * per-segment sums into a->sum_mag / a->sum_phase, which are there once
- * *done completes (audio_wait_chunk). */
+/* Grows *mem to hold need elements of size each; FALSE if memory ran out */
 static gboolean
-audio_run_chunk (GstClfftSpectrumAudio * a, gint threshold, guint flags,
-    cl_event * done, ClfError * err, const gchar ** what)
+ensure_host (gpointer * mem, gsize * have, gsize need, gsize size)
 {
+  gpointer grown;
+
+  if (*have >= need)
+    return TRUE;
+  grown = g_try_realloc (*mem, need * size);
+  if (!grown)
+    return FALSE;
+  *mem = grown;
+  *have = need;
+  return TRUE;
+}
+
+/* Queues the chunk's FFT events on the device, uploading chunk->stream
+ * and the events, and the reads of the per-segment sums into
+ * chunk->sum_mag / sum_phase, which are there once chunk->done completes. */
+static gboolean
+audio_run_chunk (GstClfftSpectrumAudio * a, SpectrumChunk * chunk,
+    gint threshold, ClfError * err, const gchar ** what)
+{
+  guint flags = chunk->flags;
+  cl_event *done = &chunk->done;
   cl_command_queue q = clf_context_get_queue (a->ctx);
   guint nseg = a->seg_first->len;
   guint nffts = a->nev * a->nch;
@@ -629,6 +673,17 @@ audio_run_chunk (GstClfftSpectrumAudio * a, gint threshold, guint flags,
     if (!a->d_index)
       return FALSE;
   }
+  if (!ensure_host ((gpointer *) & chunk->sums, &chunk->sums_floats,
+          2 * sums, sizeof (gfloat)) ||
+      !ensure_host ((gpointer *) & chunk->index, &chunk->index_len,
+          a->nev + nseg + 1, sizeof (guint))) {
+    err->code = CLF_ERROR_OUT_OF_MEMORY;
+    g_snprintf (err->message, sizeof (err->message), "no host memory for "
+        "the sums of %u segment(s)", nseg);
+    return FALSE;
+  }
+  chunk->sum_mag = chunk->sums;
+  chunk->sum_phase = chunk->sums + sums;
   if (a->sum_segs < nseg) {
     /* a chunk has at most one segment per event, plus two */
     guint segs = MAX (nseg, MIN (a->ev_cap + 2, 16u));
@@ -640,8 +695,6 @@ audio_run_chunk (GstClfftSpectrumAudio * a, gint threshold, guint flags,
       clReleaseMemObject (a->d_phase);
     a->d_mag = a->d_phase = NULL;
     a->sum_segs = 0;
-    a->sum_mag = g_renew (gfloat, a->sum_mag, floats);
-    a->sum_phase = g_renew (gfloat, a->sum_phase, floats);
     if (!(a->d_mag = clf_context_alloc (a->ctx, CL_MEM_WRITE_ONLY,
                 floats * sizeof (gfloat), err)) ||
         !(a->d_phase = clf_context_alloc (a->ctx, CL_MEM_WRITE_ONLY,
@@ -662,12 +715,13 @@ audio_run_chunk (GstClfftSpectrumAudio * a, gint threshold, guint flags,
 
   *what = "analysing the audio spectrum";
   /* the events, then seg_first with its closing entry, in one upload */
-  memcpy (a->offsets + a->nev, a->seg_first->data, nseg * sizeof (guint));
-  a->offsets[a->nev + nseg] = end;
+  memcpy (chunk->index, a->offsets, a->nev * sizeof (guint));
+  memcpy (chunk->index + a->nev, a->seg_first->data, nseg * sizeof (guint));
+  chunk->index[a->nev + nseg] = end;
   status |= clEnqueueWriteBuffer (q, a->d_stream, CL_FALSE, 0,
-      stream_floats * sizeof (gfloat), a->stream, 0, NULL, NULL);
+      stream_floats * sizeof (gfloat), chunk->stream, 0, NULL, NULL);
   status |= clEnqueueWriteBuffer (q, a->d_index, CL_FALSE, 0,
-      (a->nev + nseg + 1) * sizeof (guint), a->offsets, 0, NULL, NULL);
+      (a->nev + nseg + 1) * sizeof (guint), chunk->index, 0, NULL, NULL);
   if (status != CL_SUCCESS)
     goto cl_error;
 
@@ -719,9 +773,9 @@ audio_run_chunk (GstClfftSpectrumAudio * a, gint threshold, guint flags,
 
   if (flags & 2)
     status = clEnqueueReadBuffer (q, a->d_phase, CL_FALSE, 0,
-        sums * sizeof (gfloat), a->sum_phase, 0, NULL, NULL);
+        sums * sizeof (gfloat), chunk->sum_phase, 0, NULL, NULL);
   status |= clEnqueueReadBuffer (q, a->d_mag, CL_FALSE, 0,
-      sums * sizeof (gfloat), a->sum_mag, 0, NULL, done);
+      sums * sizeof (gfloat), chunk->sum_mag, 0, NULL, done);
   if (status == CL_SUCCESS)
     status = clFlush (q);
   if (status != CL_SUCCESS) {
@@ -899,12 +953,13 @@ spectrum_message_fill (GstMessage * msg, const gfloat * mag,
  * ---------------------------------------------------------------------- */
 
 /* spectrum's flush: forget the current interval */
-/* Forgets the FFTs not run yet; the last nfft frames stay as the history
- * the next FFTs reach back into. */
+/* Forgets the FFTs not run yet; the last nfft frames of the stream in
+ * from (a->stream, or the one a chunk took over) stay as the history the
+ * next FFTs reach back into. */
 static void
-audio_drop_events (GstClfftSpectrumAudio * a)
+audio_drop_events (GstClfftSpectrumAudio * a, const gfloat * from)
 {
-  memmove (a->stream, a->stream + (gsize) a->m * a->nch,
+  memmove (a->stream, from + (gsize) a->m * a->nch,
       (gsize) a->nfft * a->nch * sizeof (gfloat));
   a->m = 0;
   a->nev = 0;
@@ -919,14 +974,12 @@ audio_flush (GstClfftSpectrum * self)
   self->num_fft = 0;
   self->accumulated_error = 0;
   /* spectrum keeps the levels summed before the discontinuity and divides
-   * them by the FFTs counted after it; start the interval clean instead */
-  if (self->audio) {
-    gsize n = (gsize) self->audio->nch * self->audio->bands;
-    /* FFTs of the interval cut short by the discontinuity */
-    audio_drop_events (self->audio);
-    memset (self->audio->acc_mag, 0, n * sizeof (gfloat));
-    memset (self->audio->acc_phase, 0, n * sizeof (gfloat));
-  }
+   * them by the FFTs counted after it; start the interval clean instead
+   * (with the next chunk, in the order chunks finish) */
+  self->restart_levels = TRUE;
+  /* FFTs of the interval cut short by the discontinuity */
+  if (self->audio)
+    audio_drop_events (self->audio, self->audio->stream);
 }
 
 /* Drops the analysis state: rebuilt, and the interval restarted, on the
@@ -1070,84 +1123,226 @@ audio_convert (GstClfftSpectrumAudio * a, const guint8 * in, gfloat * out,
   }
 }
 
-/* Runs the chunk's FFTs, turns its segments into levels and messages
- * (appended to *messages, posted by the caller without the lock), and
- * keeps the last nfft frames as the next chunk's history. */
-static gboolean
-audio_finish_chunk (GstClfftSpectrum * self, gint threshold, guint flags,
-    gboolean post, gboolean as_list, GList ** messages)
+/* A chunk to fill: a finished one kept for reuse, or a new one */
+static SpectrumChunk *
+chunk_obtain (GstClfftSpectrum * self)
 {
-  GstClfftSpectrumAudio *a = self->audio;
-  gsize per_seg = (gsize) a->nch * a->bands;
-  guint nseg = a->seg_first->len;
-  gint64 t0 = g_get_monotonic_time ();
-  ClfError err = { 0, };
-  const gchar *what = NULL;
-  cl_event done = NULL;
-  GList *drafts = NULL, *draft;
+  SpectrumChunk *chunk = g_async_queue_try_pop (self->spare_chunks);
+
+  if (!chunk) {
+    chunk = g_new0 (SpectrumChunk, 1);
+    chunk->pending = g_array_new (FALSE, FALSE, sizeof (PendingMessage));
+  }
+  return chunk;
+}
+
+static void
+chunk_free (SpectrumChunk * chunk)
+{
+  g_array_free (chunk->pending, TRUE);
+  g_free (chunk->stream);
+  g_free (chunk->index);
+  g_free (chunk->sums);
+  g_free (chunk);
+}
+
+/* Drops what the chunk still holds of its run, and keeps its memory for
+ * the next one (a few at most) */
+static void
+chunk_release (GstClfftSpectrum * self, SpectrumChunk * chunk)
+{
+  g_list_free_full (chunk->drafts, (GDestroyNotify) gst_message_unref);
+  chunk->drafts = NULL;
+  if (chunk->done)
+    clReleaseEvent (chunk->done);
+  chunk->done = NULL;
+  g_clear_pointer (&chunk->ctx, clf_context_unref);
+  g_array_set_size (chunk->pending, 0);
+  if (g_async_queue_length (self->spare_chunks) < MAX_SPARE_CHUNKS)
+    g_async_queue_push (self->spare_chunks, chunk);
+  else
+    chunk_free (chunk);
+}
+
+/* Adds the chunk's segment sums to the interval's levels, completes the
+ * drafted message of each segment that closes an interval (prepended to
+ * *messages) and starts the next interval's levels from zero. Chunks
+ * finish in the order they ran, so the levels carry across them. */
+static void
+chunk_finish (GstClfftSpectrum * self, SpectrumChunk * chunk, GList ** messages)
+{
+  gsize per_seg = (gsize) chunk->nch * chunk->bands;
+  GList *draft = chunk->drafts;
   guint s, i;
 
-  if (a->nev > 0 && !audio_run_chunk (a, threshold, flags, &done, &err, &what)) {
-    gst_clfft_device_post_error (GST_ELEMENT (self), a->ctx, &err, what);
-    return FALSE;
+  if (chunk->restart || self->level_len != per_seg) {
+    g_free (self->level_mag);
+    g_free (self->level_phase);
+    self->level_mag = g_new0 (gfloat, per_seg);
+    self->level_phase = g_new0 (gfloat, per_seg);
+    self->level_len = per_seg;
   }
-  /* While the device works, the messages are built with placeholder
-   * levels (the accumulators), to be filled in once the sums arrive: on
-   * PoCL's pthread driver the round trip is 40-60 us and a message of
-   * 1024 bands about 25 us of it. */
+  for (s = 0; s < chunk->nseg; s++) {
+    if (chunk->has_sums) {
+      for (i = 0; i < per_seg; i++)
+        self->level_mag[i] += chunk->sum_mag[s * per_seg + i];
+      /* phases are read back only when the messages carry them */
+      for (i = 0; (chunk->flags & 2) && i < per_seg; i++)
+        self->level_phase[i] += chunk->sum_phase[s * per_seg + i];
+    }
+    if (s < chunk->pending->len) {
+      const PendingMessage *pm =
+          &g_array_index (chunk->pending, PendingMessage, s);
+
+      if (chunk->post) {
+        for (i = 0; i < per_seg; i++) {
+          self->level_mag[i] /= pm->num_fft;
+          self->level_phase[i] /= pm->num_fft;
+        }
+        spectrum_message_fill (draft->data,
+            (chunk->flags & 1) ? self->level_mag : NULL,
+            (chunk->flags & 2) ? self->level_phase : NULL, chunk->nch,
+            chunk->bands, chunk->multi, chunk->as_list);
+        *messages = g_list_prepend (*messages, draft->data);
+        draft->data = NULL;
+        draft = draft->next;
+      }
+      memset (self->level_mag, 0, per_seg * sizeof (gfloat));
+      memset (self->level_phase, 0, per_seg * sizeof (gfloat));
+    }
+  }
+  g_list_free (chunk->drafts);
+  chunk->drafts = NULL;
+}
+
+static void
+post_messages (GstClfftSpectrum * self, GList * messages)
+{
+  GList *l;
+
+  messages = g_list_reverse (messages);
+  for (l = messages; l; l = l->next)
+    gst_element_post_message (GST_ELEMENT (self), l->data);
+  g_list_free (messages);
+}
+
+/* async-messages: a chunk's device work has ended (on the completion's
+ * thread, which posts without any lock of ours) */
+static void
+chunk_done_async (gpointer job, cl_int status, gpointer user_data)
+{
+  GstClfftSpectrum *self = user_data;
+  SpectrumChunk *chunk = job;
+  GList *messages = NULL;
+
+  if (status != CL_SUCCESS) {
+    ClfError err = { 0, };
+
+    clf_set_cl_error (&err, status, "running the spectrum kernels");
+    /* the streaming thread sees the flag and stops with an error */
+    if (g_atomic_int_compare_and_exchange (&self->device_failed, 0, 1))
+      gst_clfft_device_post_error (GST_ELEMENT (self), chunk->ctx, &err,
+          "analysing the audio spectrum");
+  } else if (!g_atomic_int_get (&self->device_failed)) {
+    chunk_finish (self, chunk, &messages);
+    post_messages (self, messages);
+  }
+  chunk_release (self, chunk);
+}
+
+/* Runs the chunk's FFTs and drafts the messages of its closed intervals,
+ * keeping the last nfft frames as the next chunk's history. Without
+ * async-messages it waits for the device and finishes the chunk (its
+ * messages appended to *messages, posted by the caller without the lock);
+ * with it, the chunk goes to *queued, for the completion. */
+static gboolean
+audio_finish_chunk (GstClfftSpectrum * self, gint threshold, guint flags,
+    gboolean post, gboolean as_list, GList ** messages, GQueue * queued)
+{
+  GstClfftSpectrumAudio *a = self->audio;
+  SpectrumChunk *chunk = chunk_obtain (self);
+  gsize stream_floats = (gsize) (a->nfft + a->stream_alloc) * a->nch;
+  guint nffts = a->nev * a->nch, frames = a->m;
+  gint64 t0 = g_get_monotonic_time ();
+  ClfError err = { 0, };
+  const gchar *what = "allocating host memory for the spectrum";
+  gfloat *stream;
+  guint s;
+
+  chunk->ctx = clf_context_ref (a->ctx);
+  chunk->restart = self->restart_levels;
+  chunk->nch = a->nch;
+  chunk->bands = a->bands;
+  chunk->flags = flags;
+  chunk->nseg = a->seg_first->len;
+  chunk->post = post;
+  chunk->multi = self->multi_channel;
+  chunk->as_list = as_list;
+  g_array_append_vals (chunk->pending, a->pending->data, a->pending->len);
+
+  /* The chunk takes the stream over until the device has read it, and
+   * gives its own memory for the next frames: no copy, and the next
+   * buffer is converted while the upload may still be queued. */
+  if (!ensure_host ((gpointer *) & chunk->stream, &chunk->stream_floats,
+          stream_floats, sizeof (gfloat))) {
+    err.code = CLF_ERROR_OUT_OF_MEMORY;
+    g_snprintf (err.message, sizeof (err.message), "%" G_GSIZE_FORMAT
+        " floats of stream", stream_floats);
+    goto error;
+  }
+  stream = chunk->stream;
+  chunk->stream = a->stream;
+  chunk->stream_floats = stream_floats;
+  a->stream = stream;
+
+  chunk->has_sums = a->nev > 0;
+  if (chunk->has_sums && !audio_run_chunk (a, chunk, threshold, &err, &what))
+    goto error;
+  self->restart_levels = FALSE;
+
+  /* While the device works, the messages are drafted with zeros for
+   * levels, to be filled in once the sums arrive: on PoCL's pthread
+   * driver the round trip is 40-60 us and a message of 1024 bands about
+   * 25 us of it. */
   if (post) {
     for (s = 0; s < a->pending->len; s++) {
       const PendingMessage *pm = &g_array_index (a->pending, PendingMessage, s);
 
-      drafts = g_list_prepend (drafts, spectrum_message_new (self, pm->ts,
-              self->interval, (flags & 1) ? a->acc_mag : NULL,
-              (flags & 2) ? a->acc_phase : NULL, a->nch, a->bands,
+      chunk->drafts = g_list_prepend (chunk->drafts,
+          spectrum_message_new (self, pm->ts, self->interval,
+              (flags & 1) ? a->draft_levels : NULL,
+              (flags & 2) ? a->draft_levels : NULL, a->nch, a->bands,
               self->multi_channel, as_list));
     }
-    drafts = g_list_reverse (drafts);
+    chunk->drafts = g_list_reverse (chunk->drafts);
   }
-  if (done) {
+  audio_drop_events (a, chunk->stream);
+
+  if (queued) {
+    g_queue_push_tail (queued, chunk);
+    return TRUE;
+  }
+  if (chunk->done) {
+    cl_event done = chunk->done;
+
+    /* audio_wait_chunk releases the event */
+    chunk->done = NULL;
     if (!audio_wait_chunk (a, done, &err)) {
-      g_list_free_full (drafts, (GDestroyNotify) gst_message_unref);
-      gst_clfft_device_post_error (GST_ELEMENT (self), a->ctx, &err,
-          "analysing the audio spectrum");
-      return FALSE;
+      what = "analysing the audio spectrum";
+      goto error;
     }
     GST_LOG_OBJECT (self, "%u x %u-point FFTs of %u frames, %u segment(s): "
-        "%" G_GINT64_FORMAT " us", a->nev * a->nch, a->nfft, a->m, nseg,
+        "%" G_GINT64_FORMAT " us", nffts, a->nfft, frames, chunk->nseg,
         g_get_monotonic_time () - t0);
   }
-
-  draft = drafts;
-  for (s = 0; s < nseg; s++) {
-    if (a->nev > 0) {
-      for (i = 0; i < per_seg; i++) {
-        a->acc_mag[i] += a->sum_mag[s * per_seg + i];
-        a->acc_phase[i] += a->sum_phase[s * per_seg + i];
-      }
-    }
-    if (s < a->pending->len) {
-      const PendingMessage *pm = &g_array_index (a->pending, PendingMessage, s);
-
-      if (post) {
-        for (i = 0; i < per_seg; i++) {
-          a->acc_mag[i] /= pm->num_fft;
-          a->acc_phase[i] /= pm->num_fft;
-        }
-        spectrum_message_fill (draft->data, (flags & 1) ? a->acc_mag : NULL,
-            (flags & 2) ? a->acc_phase : NULL, a->nch, a->bands,
-            self->multi_channel, as_list);
-        *messages = g_list_prepend (*messages, draft->data);
-        draft = draft->next;
-      }
-      memset (a->acc_mag, 0, per_seg * sizeof (gfloat));
-      memset (a->acc_phase, 0, per_seg * sizeof (gfloat));
-    }
-  }
-
-  g_list_free (drafts);
-  audio_drop_events (a);
+  chunk_finish (self, chunk, messages);
+  chunk_release (self, chunk);
   return TRUE;
+
+error:
+  gst_clfft_device_post_error (GST_ELEMENT (self), a->ctx, &err, what);
+  chunk_release (self, chunk);
+  return FALSE;
 }
 
 static GstFlowReturn
@@ -1161,13 +1356,21 @@ gst_clfft_spectrum_transform_ip (GstBaseTransform * trans, GstBuffer * buffer)
   guint rate, bpf, flags;
   gint threshold;
   gboolean post, as_list;
-  GList *messages = NULL, *l;
+  GList *messages = NULL;
+  GQueue queued = G_QUEUE_INIT;
+  GQueue *async = NULL;
+  SpectrumChunk *chunk;
   GstFlowReturn ret = GST_FLOW_OK;
 
   if (self->is_video)
     return GST_FLOW_OK;
+  /* async-messages: a chunk failed on the device, and said so */
+  if (g_atomic_int_get (&self->device_failed))
+    return GST_FLOW_ERROR;
 
   g_mutex_lock (&self->lock);
+  if (self->completion)
+    async = &queued;
 
   if (GST_BUFFER_IS_DISCONT (buffer)) {
     GST_DEBUG_OBJECT (self, "discontinuity: restarting the interval");
@@ -1268,7 +1471,7 @@ gst_clfft_spectrum_transform_ip (GstBaseTransform * trans, GstBuffer * buffer)
 
     if (a->nev == a->ev_cap || a->m == a->stream_cap) {
       if (!audio_finish_chunk (self, threshold, flags, post, as_list,
-              &messages)) {
+              &messages, async)) {
         ret = GST_FLOW_ERROR;
         break;
       }
@@ -1277,7 +1480,8 @@ gst_clfft_spectrum_transform_ip (GstBaseTransform * trans, GstBuffer * buffer)
   /* one device round trip per finished interval, not per buffer: the FFTs
    * of an unfinished interval wait for the buffers that finish it */
   if (ret == GST_FLOW_OK && a->pending->len > 0) {
-    if (!audio_finish_chunk (self, threshold, flags, post, as_list, &messages))
+    if (!audio_finish_chunk (self, threshold, flags, post, as_list,
+            &messages, async))
       ret = GST_FLOW_ERROR;
   }
 
@@ -1287,11 +1491,16 @@ gst_clfft_spectrum_transform_ip (GstBaseTransform * trans, GstBuffer * buffer)
   g_mutex_unlock (&self->lock);
 
   /* posted without the lock, so a synchronous bus handler may set
-   * properties */
-  messages = g_list_reverse (messages);
-  for (l = messages; l; l = l->next)
-    gst_element_post_message (GST_ELEMENT (self), l->data);
-  g_list_free (messages);
+   * properties; for the same reason the chunks go to the completion (which
+   * waits when too many are pending) without it */
+  post_messages (self, messages);
+  while ((chunk = g_queue_pop_head (&queued))) {
+    cl_event done = chunk->done;
+
+    /* the completion releases the event; the chunk is its own from here */
+    chunk->done = NULL;
+    gst_clfft_completion_push (self->completion, done, chunk);
+  }
 
   return ret;
 }
@@ -1604,9 +1813,11 @@ gst_clfft_spectrum_start (GstBaseTransform * trans)
   GstClfftSpectrum *self = GST_CLFFT_SPECTRUM (trans);
   gchar *device;
   ClfContext *ctx;
+  gboolean async;
 
   g_mutex_lock (&self->lock);
   device = g_strdup (self->device);
+  async = self->async_messages;
   g_mutex_unlock (&self->lock);
 
   /* posts the error (naming the cause) when there is no usable device */
@@ -1621,6 +1832,10 @@ gst_clfft_spectrum_start (GstBaseTransform * trans)
   g_free (self->device_name);
   self->device_name = g_strdup (clf_context_describe (ctx));
   audio_reset (self);
+  g_atomic_int_set (&self->device_failed, 0);
+  if (async)
+    self->completion = gst_clfft_completion_new ("clfftspectrum-msgs",
+        MAX_PENDING_CHUNKS, chunk_done_async, self);
   g_mutex_unlock (&self->lock);
   g_object_notify (G_OBJECT (self), "device-name");
   return TRUE;
@@ -1642,6 +1857,9 @@ gst_clfft_spectrum_stop (GstBaseTransform * trans)
 {
   GstClfftSpectrum *self = GST_CLFFT_SPECTRUM (trans);
 
+  /* the last messages go out first; a bus handler they call may take the
+   * lock, so it is not held here */
+  g_clear_pointer (&self->completion, gst_clfft_completion_free);
   g_mutex_lock (&self->lock);
   audio_reset (self);
   if (self->video) {
@@ -1674,6 +1892,9 @@ gst_clfft_spectrum_sink_event (GstBaseTransform * trans, GstEvent * event)
     audio_flush (self);
     g_mutex_unlock (&self->lock);
   }
+  /* every message of the stream is on the bus before its EOS */
+  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS && self->completion)
+    gst_clfft_completion_drain (self->completion);
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
 
@@ -1751,6 +1972,9 @@ gst_clfft_spectrum_set_property (GObject * object, guint prop_id,
       g_free (self->device);
       self->device = g_value_dup_string (value);
       break;
+    case PROP_ASYNC_MESSAGES:
+      self->async_messages = g_value_get_boolean (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1810,6 +2034,9 @@ gst_clfft_spectrum_get_property (GObject * object, guint prop_id,
     case PROP_DEVICE_NAME:
       g_value_set_string (value, self->device_name);
       break;
+    case PROP_ASYNC_MESSAGES:
+      g_value_set_boolean (value, self->async_messages);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1822,7 +2049,11 @@ gst_clfft_spectrum_finalize (GObject * object)
 {
   GstClfftSpectrum *self = GST_CLFFT_SPECTRUM (object);
 
+  g_clear_pointer (&self->completion, gst_clfft_completion_free);
   audio_reset (self);
+  g_async_queue_unref (self->spare_chunks);
+  g_free (self->level_mag);
+  g_free (self->level_phase);
   if (self->video)
     gst_clfft_spectrum_video_free (self->video);
   g_free (self->video_bands);
@@ -1927,6 +2158,15 @@ gst_clfft_spectrum_class_init (GstClfftSpectrumClass * klass)
           "The OpenCL device the element runs on, as \"platform / device "
           "(P:D)\" (NULL until it first starts; then the last one used)",
           NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_ASYNC_MESSAGES,
+      g_param_spec_boolean ("async-messages", "Asynchronous messages",
+          "Post the audio messages from a thread of the element's own once "
+          "the device has finished, instead of waiting for the device "
+          "before passing each buffer on: the next buffers' work overlaps "
+          "the device's (twice the throughput on PoCL's pthread driver), "
+          "and a message may reach the bus after its buffer has gone "
+          "downstream (all of them before EOS). Read when the element starts",
+          DEFAULT_ASYNC_MESSAGES, rw | GST_PARAM_MUTABLE_READY));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -1980,6 +2220,9 @@ gst_clfft_spectrum_init (GstClfftSpectrum * self)
   self->min_frequency = DEFAULT_MIN_FREQUENCY;
   self->message_format = DEFAULT_MESSAGE_FORMAT;
   self->device = g_strdup (DEFAULT_DEVICE);
+  self->async_messages = DEFAULT_ASYNC_MESSAGES;
+  self->restart_levels = TRUE;
+  self->spare_chunks = g_async_queue_new_full ((GDestroyNotify) chunk_free);
   g_mutex_init (&self->lock);
   /* the base class would put a downstream peer's caps first, which for a
    * clfft element downstream of a system-memory one is system memory: the

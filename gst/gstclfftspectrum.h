@@ -8,6 +8,7 @@
 #include <gst/video/video.h>
 #include "clf.h"
 #include "gstclfftspectrumvideo.h"
+#include "gstclfftcompletion.h"
 
 G_BEGIN_DECLS
 
@@ -59,6 +60,7 @@ struct _GstClfftSpectrum
   GstClfftSpectrumMessageFormat message_format;
   gchar *device;
   gchar *device_name;           /* clf_context_describe of the last start */
+  gboolean async_messages;
 
   /* protects the properties above against the streaming thread, and the
    * analysis state below against property changes that reset it */
@@ -83,6 +85,17 @@ struct _GstClfftSpectrum
   GstClockTime error_per_interval;
   GstClockTime accumulated_error;
   GstClockTime message_ts;
+  /* the next chunk starts the interval's levels from zero */
+  gboolean restart_levels;
+  /* levels of the current interval, summed over its chunks: only
+   * chunk_finish touches them, in the streaming thread or (with
+   * async-messages) in the completion's */
+  gfloat *level_mag, *level_phase;
+  gsize level_len;
+  /* async-messages: finishes the chunks from start to stop */
+  GstClfftCompletion *completion;
+  gint device_failed;           /* atomic: a chunk failed on the device */
+  GAsyncQueue *spare_chunks;    /* finished chunks, kept for reuse */
 
   /* video */
   GstClfftSpectrumVideo *video;

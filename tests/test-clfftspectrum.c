@@ -199,6 +199,17 @@ collect_messages (GstBus * bus)
   return res;
 }
 
+/* With async-messages the messages may come after their buffers: EOS
+ * waits for all of them. Without, they are on the bus already. */
+#define ASYNC " async-messages=true"
+
+static void
+end_stream (GstHarness * h, const gchar * launch)
+{
+  if (strstr (launch, ASYNC))
+    fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+}
+
 /* Runs one element over a whole stream and returns its messages. */
 static GPtrArray *
 analyse (const gchar * launch, const gchar * caps, const Stream * s)
@@ -208,6 +219,7 @@ analyse (const gchar * launch, const gchar * caps, const Stream * s)
   GPtrArray *msgs;
 
   push_stream (h, s);
+  end_stream (h, launch);
   msgs = collect_messages (bus);
   harness_free (h, bus);
   return msgs;
@@ -342,22 +354,28 @@ compare_runs (GPtrArray * ref, GPtrArray * got, gdouble tol)
 }
 
 /* Runs spectrum and clfftspectrum with the same properties over the
- * same stream and compares. */
+ * same stream and compares, clfftspectrum with and without
+ * async-messages. */
 static gdouble
 compare_with_spectrum (const gchar * props, const gchar * caps,
     const Stream * s)
 {
   gchar *l1 = g_strdup_printf ("spectrum %s", props);
   gchar *l2 = g_strdup_printf ("clfftspectrum %s", props);
+  gchar *l3 = g_strdup_printf ("clfftspectrum %s" ASYNC, props);
   GPtrArray *ref = analyse (l1, caps, s);
   GPtrArray *got = analyse (l2, caps, s);
+  GPtrArray *got_async = analyse (l3, caps, s);
   gdouble worst = compare_runs (ref, got, TOL_VS_SPECTRUM_DB);
 
+  worst = MAX (worst, compare_runs (ref, got_async, TOL_VS_SPECTRUM_DB));
   GST_INFO ("%s on %s: %u messages, worst %g dB", props, caps, ref->len, worst);
   g_ptr_array_unref (ref);
   g_ptr_array_unref (got);
+  g_ptr_array_unref (got_async);
   g_free (l1);
   g_free (l2);
+  g_free (l3);
   return worst;
 }
 
@@ -1037,27 +1055,35 @@ GST_START_TEST (test_discont)
     g_free (l2);
   }
 
-  /* mid-interval: 1500 frames, then DISCONT */
+  /* mid-interval: 1500 frames, then DISCONT; with async-messages the
+   * restart reaches the levels through the chunks' order */
   first.frames = 1500;
   first.sizes = odd;
   second.data = data + 1500 * bpf;
   second.frames = frames - 1500;
   second.first_frame = 1500;
-  h = harness_new ("clfftspectrum interval=31750000", caps, &bus);
-  push_stream (h, &first);
-  push_stream (h, &second);
-  got = collect_messages (bus);
-  harness_free (h, bus);
-
   tail = analyse ("clfftspectrum interval=31750000", caps, &second);
-  /* one message from before the discontinuity, then the tail's */
-  fail_unless_equals_int (got->len, 1 + tail->len);
-  ref = g_ptr_array_new ();
-  for (i = 1; i < got->len; i++)
-    g_ptr_array_add (ref, g_ptr_array_index (got, i));
-  compare_runs (tail, ref, 1e-3);
-  g_ptr_array_unref (ref);
-  g_ptr_array_unref (got);
+  for (i = 0; i < 2; i++) {
+    const gchar *launch = i ? "clfftspectrum interval=31750000" ASYNC :
+        "clfftspectrum interval=31750000";
+    guint j;
+
+    h = harness_new (launch, caps, &bus);
+    push_stream (h, &first);
+    push_stream (h, &second);
+    end_stream (h, launch);
+    got = collect_messages (bus);
+    harness_free (h, bus);
+
+    /* one message from before the discontinuity, then the tail's */
+    fail_unless_equals_int (got->len, 1 + tail->len);
+    ref = g_ptr_array_new ();
+    for (j = 1; j < got->len; j++)
+      g_ptr_array_add (ref, g_ptr_array_index (got, j));
+    compare_runs (tail, ref, 1e-3);
+    g_ptr_array_unref (ref);
+    g_ptr_array_unref (got);
+  }
   g_ptr_array_unref (tail);
   g_free (caps);
   g_free (data);
@@ -1188,33 +1214,47 @@ GST_START_TEST (test_flush_and_state_changes)
   GPtrArray *fresh = analyse ("clfftspectrum interval=31750000", caps, &s);
   GPtrArray *got;
   GstBus *bus;
-  GstHarness *h = harness_new ("clfftspectrum interval=31750000", caps, &bus);
+  GstHarness *h;
   GstSegment seg;
+  guint mode;
 
-  push_stream (h, &half);
-  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
-  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
-  gst_segment_init (&seg, GST_FORMAT_TIME);
-  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&seg)));
-  /* no DISCONT flag: the flush alone must restart the interval */
-  push_stream (h, &s);
-  got = collect_messages (bus);
-  compare_runs (fresh, got, 1e-3);
-  g_ptr_array_unref (got);
+  for (mode = 0; mode < 2; mode++) {
+    const gchar *launch = mode ? "clfftspectrum interval=31750000" ASYNC :
+        "clfftspectrum interval=31750000";
 
-  for (i = 0; i < 3; i++) {
+    h = harness_new (launch, caps, &bus);
+    push_stream (h, &half);
+    fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+    fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+    gst_segment_init (&seg, GST_FORMAT_TIME);
+    fail_unless (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+    /* no DISCONT flag: the flush alone must restart the interval (the
+     * messages of the half stream before it: none, or the same) */
+    push_stream (h, &s);
+    /* stopping waits for the messages too (EOS would stay on the
+     * harness's pad across the state changes) */
     fail_unless_equals_int (gst_element_set_state (h->element,
             GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
-    gst_harness_play (h);
-    gst_harness_set_src_caps_str (h, caps);
-    gst_segment_init (&seg, GST_FORMAT_TIME);
-    gst_harness_push_event (h, gst_event_new_segment (&seg));
-    push_stream (h, &s);
     got = collect_messages (bus);
     compare_runs (fresh, got, 1e-3);
     g_ptr_array_unref (got);
+
+    for (i = 0; i < 3; i++) {
+      fail_unless_equals_int (gst_element_set_state (h->element,
+              GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+      gst_harness_play (h);
+      gst_harness_set_src_caps_str (h, caps);
+      gst_segment_init (&seg, GST_FORMAT_TIME);
+      gst_harness_push_event (h, gst_event_new_segment (&seg));
+      push_stream (h, &s);
+      fail_unless_equals_int (gst_element_set_state (h->element,
+              GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+      got = collect_messages (bus);
+      compare_runs (fresh, got, 1e-3);
+      g_ptr_array_unref (got);
+    }
+    harness_free (h, bus);
   }
-  harness_free (h, bus);
   g_ptr_array_unref (fresh);
   g_free (caps);
   g_free (data);
@@ -1225,11 +1265,13 @@ GST_END_TEST;
 
 /* post-messages=false posts nothing; an element works in a real pipeline
  * with audiotestsrc. */
-GST_START_TEST (test_pipeline)
+static void
+run_pipeline (const gchar * props)
 {
-  GstElement *p = gst_parse_launch ("audiotestsrc num-buffers=20 freq=3000 "
+  gchar *launch = g_strdup_printf ("audiotestsrc num-buffers=20 freq=3000 "
       "samplesperbuffer=1024 ! audio/x-raw,rate=48000,format=S16LE ! "
-      "clfftspectrum bands=48 interval=50000000 ! fakesink", NULL);
+      "clfftspectrum bands=48 interval=50000000 %s ! fakesink", props);
+  GstElement *p = gst_parse_launch (launch, NULL);
   GstBus *bus = gst_element_get_bus (p);
   GstMessage *msg;
   guint count = 0;
@@ -1253,11 +1295,19 @@ GST_START_TEST (test_pipeline)
     gst_message_unref (msg);
   }
   fail_unless (eos);
-  /* 20 x 1024 frames at 48 kHz = 426 ms: 8 whole intervals of 50 ms */
+  /* 20 x 1024 frames at 48 kHz = 426 ms: 8 whole intervals of 50 ms,
+   * all before EOS */
   fail_unless_equals_int (count, 8);
   gst_element_set_state (p, GST_STATE_NULL);
   gst_object_unref (bus);
   gst_object_unref (p);
+  g_free (launch);
+}
+
+GST_START_TEST (test_pipeline)
+{
+  run_pipeline ("");
+  run_pipeline (ASYNC);
 }
 
 GST_END_TEST;

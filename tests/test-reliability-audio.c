@@ -846,10 +846,17 @@ compare_with_spectrum (const gchar * props, const gchar * caps,
   GPtrArray *ref = spectrum_messages ("spectrum", props, caps, bufs, n_bufs);
   GPtrArray *got = spectrum_messages ("clfftspectrum", props, caps, bufs,
       n_bufs);
+  /* the messages posted from the element's thread: the same, before EOS */
+  gchar *async_props = g_strdup_printf ("%s async-messages=true", props);
+  GPtrArray *got_async = spectrum_messages ("clfftspectrum", async_props,
+      caps, bufs, n_bufs);
 
   compare_messages (ref, got, what);
+  compare_messages (ref, got_async, what);
   g_ptr_array_unref (ref);
   g_ptr_array_unref (got);
+  g_ptr_array_unref (got_async);
+  g_free (async_props);
 }
 
 static GstBuffer **

@@ -419,6 +419,11 @@ GST_START_TEST (test_property_changes_while_playing)
   play_while_changing ("audiotestsrc wave=pink-noise num-buffers=150 "
       "samplesperbuffer=512 ! audio/x-raw,rate=16000,channels=2 ! "
       "clfftspectrum name=e ! appsink name=s0", change_spectrum, 150);
+  /* chunks in flight on the device while the changes reset the analysis */
+  play_while_changing ("audiotestsrc wave=pink-noise num-buffers=150 "
+      "samplesperbuffer=512 ! audio/x-raw,rate=16000,channels=2 ! "
+      "clfftspectrum name=e async-messages=true ! appsink name=s0",
+      change_spectrum, 150);
   play_while_changing ("videotestsrc pattern=snow num-buffers=60 ! "
       "video/x-raw,format=GRAY8,width=40,height=40 ! clfftspectrum name=e "
       "! appsink name=s0", change_spectrum, 60);

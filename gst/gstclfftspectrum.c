@@ -11,8 +11,10 @@
  * averaged over each #GstClfftSpectrum:interval. The FFTs run on an OpenCL
  * device, all FFTs of a buffer in one batch, so any number of bands is
  * fast (2 * bands - 2 may have large prime factors). Extra properties choose
- * the window, an overlap between FFTs, a logarithmic frequency scale and
- * GstValueArray message fields.
+ * the window, an overlap between FFTs, a logarithmic frequency scale,
+ * GstValueArray message fields and messages posted from a thread of the
+ * element's own (#GstClfftSpectrum:async-messages), which lets the next
+ * buffers' work overlap the device's.
  *
  * For video, each frame is replaced by the log-magnitude of its 2D FFT
  * (GRAY8, or GRAY16_LE when downstream asks), DC at the centre, black at
@@ -2174,7 +2176,8 @@ gst_clfft_spectrum_class_init (GstClfftSpectrumClass * klass)
       "OpenCL spectrum analyzer", "Filter/Analyzer/Audio/Video",
       "Audio: a drop-in replacement for 'spectrum' (same properties and "
       "'spectrum' messages) running its FFTs on an OpenCL device, with "
-      "window, overlap, log frequency scale and array messages. "
+      "window, overlap, log frequency scale, array and asynchronous "
+      "messages. "
       "Video: the log-magnitude 2D spectrum of each frame, DC centred",
       "gst-clfft developers");
 

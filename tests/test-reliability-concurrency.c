@@ -542,8 +542,9 @@ rss_kib (void)
 }
 
 /* 1000 NULL -> PLAYING -> NULL cycles of one pipeline with both elements
- * on audio and video (each PLAYING waits for the preroll, so every cycle
- * starts the elements, negotiates, plans and processes a buffer). On
+ * on audio and video, and clfftspectrum with its message thread (each
+ * PLAYING waits for the preroll, so every cycle starts the elements,
+ * negotiates, plans and processes a buffer). On
  * PoCL with 2 cores they take ~25 s. Memory must not grow with them:
  * after the first 100 cycles (caches warm) the resident size may grow by
  * less than 16 MiB over the next 900; a leak of one frame per cycle
@@ -555,7 +556,8 @@ GST_START_TEST (test_state_cycles)
       "radius=3 ! clfftspectrum ! fakesink audiotestsrc ! "
       "audio/x-raw,rate=8000,channels=2 ! clfftconvolve "
       "impulse-response=\"<0.5, 0.25>\" block-size=64 ! clfftspectrum "
-      "bands=32 ! fakesink", NULL);
+      "bands=32 ! fakesink audiotestsrc ! audio/x-raw,rate=8000 ! "
+      "clfftspectrum bands=32 async-messages=true ! fakesink", NULL);
   const guint cycles = 1000;
   gint64 t0 = g_get_monotonic_time ();
   glong rss100 = 0, rss_end;

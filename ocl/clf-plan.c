@@ -303,17 +303,21 @@ static size_t local_threads (size_t n, const unsigned *radices, int nstages,
  * span (BLOCK_IO, CLF_BLOCK_IO in kernels/fft.cl) rather than by each
  * transform's T threads, whose direct reads then fall on as many lines
  * as a warp has transforms. On the H100 (batches of 2^24 points) it
- * took N = 8 from 228 to 106 us, 16 from 311 to 109, 32 (2 threads)
- * from 170 to 132; 64 (4 threads) went from 114 to 122 us, so from 4
- * threads on the transforms read their own. CLFFT_BLOCK_IO=0/1
- * overrides (for comparing, and to test the form on CPU devices). */
+ * took N = 8 from 228 to 106 us, 16 from 311 to 109, 32 from 170 to
+ * 132. Since its stages run with neighbouring threads on neighbouring
+ * transforms, it also pays for complex 64-point transforms (4 threads):
+ * on the H200 89 us against 94-95 read directly (VkFFT 76), but not
+ * for real ones (R2C 72-73 against 67-68), nor from 128 points (98-102
+ * against 82-84). CLFFT_BLOCK_IO=0/1 overrides (for comparing, and to
+ * test the form on CPU devices). */
 static int
-block_io_pays (ClfContext * ctx, size_t T)
+block_io_pays (ClfContext * ctx, size_t n, size_t T, cl_uint flags)
 {
   const char *env = getenv ("CLFFT_BLOCK_IO");
   if (env && env[0])
     return env[0] != '0';
-  return direct_io (ctx) && T < 4;
+  return direct_io (ctx) && (T < 4 || (n <= 64 &&
+          !(flags & (IN_REAL | IN_HERMITIAN | OUT_REAL))));
 }
 
 /* Columns that a work-group holds: the most, a power of two up to most,
@@ -994,7 +998,8 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
     if (ok)
       T = want;
   }
-  if ((flags & BLOCK_IO) && ((flags & PLANAR) || !block_io_pays (ctx, T)))
+  if ((flags & BLOCK_IO) && ((flags & PLANAR)
+          || !block_io_pays (ctx, n, T, flags)))
     flags &= ~BLOCK_IO;
   lk->flags = flags;
   lk->G = transforms_per_group (ctx, batch, T, ls, maxwg, flags);

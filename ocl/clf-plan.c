@@ -161,11 +161,14 @@ group_threads (void)
 
 /* The same for groups read and written as one span (BLOCK_IO): 32-point
  * transforms on the H100 ran 131 us with 256 threads (128 transforms a
- * group), 120 with 64. CLFFT_BLOCK_GROUP_THREADS overrides. */
+ * group), 120 with 64, both with 2 threads each; with 8 threads each
+ * (SHORT_BLOCK_THREADS) 128 ran 64-point ones as fast as 64 on the
+ * H200 and 32-point ones faster (77-79 us against 82-84).
+ * CLFFT_BLOCK_GROUP_THREADS overrides. */
 static size_t
-block_group_threads (void)
+block_group_threads (size_t T)
 {
-  return threads_from_env ("CLFFT_BLOCK_GROUP_THREADS", 64);
+  return threads_from_env ("CLFFT_BLOCK_GROUP_THREADS", T >= 8 ? 128 : 64);
 }
 
 /* Threads a pass should offer a GPU to keep it busy: 128 per compute
@@ -310,6 +313,8 @@ static size_t local_threads (size_t n, const unsigned *radices, int nstages,
  * for real ones (R2C 72-73 against 67-68), nor from 128 points (98-102
  * against 82-84). CLFFT_BLOCK_IO=0/1 overrides (for comparing, and to
  * test the form on CPU devices). */
+#define SHORT_BLOCK_THREADS 8
+
 static int
 block_io_pays (ClfContext * ctx, size_t n, size_t T, cl_uint flags)
 {
@@ -848,7 +853,7 @@ transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
   /* planar exchange: one float per point in local memory */
   size_t capacity = clf_context_local_capacity (ctx) *
       ((flags & PLANAR) ? 2 : 1), G = 1;
-  size_t aim = (flags & BLOCK_IO) ? block_group_threads () : group_threads ();
+  size_t aim = (flags & BLOCK_IO) ? block_group_threads (T) : group_threads ();
   size_t least = ((flags & (LOAD_BFAST | STORE_BFAST)) &&
       !(flags & PLANAR)) ? 4 : 1;
 
@@ -997,6 +1002,21 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
       ok = stage_butterflies (n, lk->radices[i], want) * lk->radices[i] <= 32;
     if (ok)
       T = want;
+  }
+  /* short complex transforms read as one block, of radices up to 8: 8
+   * threads each (H200, batches of 2^24 points, us: 32 points with 4
+   * threads 84-88, with 8 in groups of 128 threads 77-79, VkFFT 77; 40
+   * 120 and 94-110; 64 90-92 and 86-88). 48 = 16x3 lost (95 -> 110):
+   * three threads did its radix-16 stage. */
+  if ((flags & BLOCK_IO) && !(flags & PLANAR) && n >= 32 &&
+      T < SHORT_BLOCK_THREADS && SHORT_BLOCK_THREADS <= maxwg &&
+      !getenv ("CLFFT_LOCAL_THREADS") &&
+      block_io_pays (ctx, n, SHORT_BLOCK_THREADS, flags)) {
+    int ok = 1;
+    for (int i = 0; ok && i < ns; i++)
+      ok = lk->radices[i] <= 8;
+    if (ok)
+      T = SHORT_BLOCK_THREADS;
   }
   if ((flags & BLOCK_IO) && ((flags & PLANAR)
           || !block_io_pays (ctx, n, T, flags)))

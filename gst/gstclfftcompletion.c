@@ -24,9 +24,8 @@ struct _GstClfftCompletion
   GThread *thread;
 };
 
-/* CL_SUCCESS once done has completed without error */
-static cl_int
-wait_event (cl_event done)
+cl_int
+gst_clfft_completion_wait_event (cl_event done)
 {
   cl_int status, state = CL_COMPLETE;
 
@@ -59,7 +58,7 @@ completion_thread (gpointer data)
       break;
     g_mutex_unlock (&c->lock);
 
-    status = wait_event (e->done);
+    status = gst_clfft_completion_wait_event (e->done);
     c->func (e->job, status, c->user_data);
     g_free (e);
 

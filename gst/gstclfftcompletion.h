@@ -31,6 +31,10 @@ void gst_clfft_completion_drain (GstClfftCompletion * c);
 /* Drains, then stops and joins the thread. */
 void gst_clfft_completion_free (GstClfftCompletion * c);
 
+/* Waits for done (released; NULL: nothing to wait for): CL_SUCCESS, or
+ * the error the wait or the command ended in. */
+cl_int gst_clfft_completion_wait_event (cl_event done);
+
 G_END_DECLS
 
 #endif

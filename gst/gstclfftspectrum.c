@@ -798,15 +798,8 @@ cl_error:
 static gboolean
 audio_wait_chunk (GstClfftSpectrumAudio * a, cl_event done, ClfError * err)
 {
-  cl_int status = clWaitForEvents (1, &done);
-  cl_int state = CL_COMPLETE;
+  cl_int status = gst_clfft_completion_wait_event (done);
 
-  if (status == CL_SUCCESS)
-    status = clGetEventInfo (done, CL_EVENT_COMMAND_EXECUTION_STATUS,
-        sizeof (state), &state, NULL);
-  clReleaseEvent (done);
-  if (status == CL_SUCCESS && state < 0)
-    status = state;
   if (status == CL_SUCCESS)
     return TRUE;
   clFinish (clf_context_get_queue (a->ctx));

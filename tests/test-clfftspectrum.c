@@ -1201,6 +1201,22 @@ GST_END_TEST;
 
 /* Flushing drops the interval in progress; state changes down to NULL
  * and back start afresh. */
+/* Pushes s, stops the element and compares its messages with want.
+ * Stopping waits for async-messages' messages too (EOS would stay on the
+ * harness's pad across the state changes). */
+static void
+push_and_stop (GstHarness * h, const Stream * s, GstBus * bus, GPtrArray * want)
+{
+  GPtrArray *got;
+
+  push_stream (h, s);
+  fail_unless_equals_int (gst_element_set_state (h->element,
+          GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+  got = collect_messages (bus);
+  compare_runs (want, got, 1e-3);
+  g_ptr_array_unref (got);
+}
+
 GST_START_TEST (test_flush_and_state_changes)
 {
   static const guint sizes[] = { 1016, 0 };
@@ -1212,7 +1228,6 @@ GST_START_TEST (test_flush_and_state_changes)
   Stream half = { data, 500, bpf, rate, sizes, 0, TRUE };
   Stream s = { data, frames, bpf, rate, sizes, 0, FALSE };
   GPtrArray *fresh = analyse ("clfftspectrum interval=31750000", caps, &s);
-  GPtrArray *got;
   GstBus *bus;
   GstHarness *h;
   GstSegment seg;
@@ -1230,28 +1245,14 @@ GST_START_TEST (test_flush_and_state_changes)
     fail_unless (gst_harness_push_event (h, gst_event_new_segment (&seg)));
     /* no DISCONT flag: the flush alone must restart the interval (the
      * messages of the half stream before it: none, or the same) */
-    push_stream (h, &s);
-    /* stopping waits for the messages too (EOS would stay on the
-     * harness's pad across the state changes) */
-    fail_unless_equals_int (gst_element_set_state (h->element,
-            GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
-    got = collect_messages (bus);
-    compare_runs (fresh, got, 1e-3);
-    g_ptr_array_unref (got);
+    push_and_stop (h, &s, bus, fresh);
 
     for (i = 0; i < 3; i++) {
-      fail_unless_equals_int (gst_element_set_state (h->element,
-              GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
       gst_harness_play (h);
       gst_harness_set_src_caps_str (h, caps);
       gst_segment_init (&seg, GST_FORMAT_TIME);
       gst_harness_push_event (h, gst_event_new_segment (&seg));
-      push_stream (h, &s);
-      fail_unless_equals_int (gst_element_set_state (h->element,
-              GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
-      got = collect_messages (bus);
-      compare_runs (fresh, got, 1e-3);
-      g_ptr_array_unref (got);
+      push_and_stop (h, &s, bus, fresh);
     }
     harness_free (h, bus);
   }

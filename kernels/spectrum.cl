@@ -29,24 +29,12 @@ spectrum_window (__global const float *stream, __global const uint *offsets,
   out[(size_t) j * nfft + i] = stream[frame * channels + c] * window[i];
 }
 
-/* Per band and channel, the sums over each segment of events (the FFTs
- * between two messages) of the level in dB, clamped to threshold, and of
- * the phase: GstSpectrum accumulates exactly these per FFT and divides by
- * the FFT count when it posts.
- *
- * A band's power is sum_t weight[t] * |X[bin[t]]|^2 over
- * t in [band_first[b], band_first[b + 1]); the linear scale uses one bin
- * of weight 1 per band, the log scale spreads bins over bands.
- * phase_bin[b] is the bin whose phase the band reports.
- *
- * spec: [events * channels][nbins] float2, seg_first: [nseg + 1] from
- * index[seg_at] (after the events' offsets, uploaded with them),
- * sums: [nseg * channels][bands]. flags: 1 = magnitude, 2 = phase. */
 /* 10 log10 (x) for a normal float x, in arithmetic alone: PoCL's log10
- * took as long as the FFT, and its native_log2 still a quarter of a
- * 1024-band chunk's device time. x = m 2^e with m in [sqrt(1/2), sqrt(2)),
- * ln m = 2 atanh (s) with s = (m - 1) / (m + 1), |s| < 0.172: the series
- * to s^9 leaves 4e-10, far below float rounding (about 1e-6 dB). */
+ * took as long as the FFT, and its native_log2 still most of
+ * spectrum_accumulate's time under perf (bands=1024). x = m 2^e with m
+ * in [sqrt(1/2), sqrt(2)), ln m = 2 atanh (s) with s = (m - 1) / (m + 1),
+ * |s| < 0.172: the series to s^9 leaves 4e-10, far below float rounding
+ * (about 1e-6 dB). */
 inline float
 level_db (const float x)
 {
@@ -63,6 +51,19 @@ level_db (const float x)
   return 3.01029995664f * (float) e + 4.34294481903f * ln_m;
 }
 
+/* Per band and channel, the sums over each segment of events (the FFTs
+ * between two messages) of the level in dB, clamped to threshold, and of
+ * the phase: GstSpectrum accumulates exactly these per FFT and divides by
+ * the FFT count when it posts.
+ *
+ * A band's power is sum_t weight[t] * |X[bin[t]]|^2 over
+ * t in [band_first[b], band_first[b + 1]); the linear scale uses one bin
+ * of weight 1 per band, the log scale spreads bins over bands.
+ * phase_bin[b] is the bin whose phase the band reports.
+ *
+ * spec: [events * channels][nbins] float2, seg_first: [nseg + 1] from
+ * index[seg_at] (after the events' offsets, uploaded with them),
+ * sums: [nseg * channels][bands]. flags: 1 = magnitude, 2 = phase. */
 __kernel void
 spectrum_accumulate (__global const float2 *spec, const uint nbins,
     __global const uint *index, const uint nseg, const uint channels,

@@ -229,9 +229,9 @@ typedef struct
   gsize stream_floats;
   guint *index;                 /* events, segment starts and their end */
   gsize index_len;
-  gfloat *sums;                 /* per segment, read back: magnitudes, */
+  gfloat *sums;                 /* per segment, read back: the nseg
+                                 * segments' magnitudes, then phases */
   gsize sums_floats;
-  gfloat *sum_mag, *sum_phase;  /* then phases, in sums */
 } SpectrumChunk;
 
 #define N_PLANS 32
@@ -460,7 +460,7 @@ audio_new (GstClfftSpectrum * self)
       (guint64) MAX (MAX_BATCH_FLOATS / a->nch, a->hop));
   a->stream_cap = MAX (a->stream_cap, 1);
   /* events, then at most one segment per event plus two, and the end */
-  a->offsets = g_new (guint, INDEX_SIZE (a->ev_cap));
+  a->offsets = g_new (guint, a->ev_cap);
   a->seg_first = g_array_new (FALSE, FALSE, sizeof (guint));
   a->pending = g_array_new (FALSE, FALSE, sizeof (PendingMessage));
   /* An FFT the device cannot hold fails here, before the host tables:
@@ -639,7 +639,7 @@ ensure_host (gpointer * mem, gsize * have, gsize need, gsize size)
 
 /* Queues the chunk's FFT events on the device, uploading chunk->stream
  * and the events, and the reads of the per-segment sums into
- * chunk->sum_mag / sum_phase, which are there once chunk->done completes. */
+ * chunk->sums, which are there once chunk->done completes. */
 static gboolean
 audio_run_chunk (GstClfftSpectrumAudio * a, SpectrumChunk * chunk,
     gint threshold, ClfError * err, const gchar ** what)
@@ -684,8 +684,6 @@ audio_run_chunk (GstClfftSpectrumAudio * a, SpectrumChunk * chunk,
         "the sums of %u segment(s)", nseg);
     return FALSE;
   }
-  chunk->sum_mag = chunk->sums;
-  chunk->sum_phase = chunk->sums + sums;
   if (a->sum_segs < nseg) {
     /* a chunk has at most one segment per event, plus two */
     guint segs = MAX (nseg, MIN (a->ev_cap + 2, 16u));
@@ -775,9 +773,9 @@ audio_run_chunk (GstClfftSpectrumAudio * a, SpectrumChunk * chunk,
 
   if (flags & 2)
     status = clEnqueueReadBuffer (q, a->d_phase, CL_FALSE, 0,
-        sums * sizeof (gfloat), chunk->sum_phase, 0, NULL, NULL);
+        sums * sizeof (gfloat), chunk->sums + sums, 0, NULL, NULL);
   status |= clEnqueueReadBuffer (q, a->d_mag, CL_FALSE, 0,
-      sums * sizeof (gfloat), chunk->sum_mag, 0, NULL, done);
+      sums * sizeof (gfloat), chunk->sums, 0, NULL, done);
   if (status == CL_SUCCESS)
     status = clFlush (q);
   if (status != CL_SUCCESS) {
@@ -1167,6 +1165,8 @@ static void
 chunk_finish (GstClfftSpectrum * self, SpectrumChunk * chunk, GList ** messages)
 {
   gsize per_seg = (gsize) chunk->nch * chunk->bands;
+  const gfloat *sum_mag = chunk->sums;
+  const gfloat *sum_phase = chunk->sums + chunk->nseg * per_seg;
   GList *draft = chunk->drafts;
   guint s, i;
 
@@ -1180,10 +1180,10 @@ chunk_finish (GstClfftSpectrum * self, SpectrumChunk * chunk, GList ** messages)
   for (s = 0; s < chunk->nseg; s++) {
     if (chunk->has_sums) {
       for (i = 0; i < per_seg; i++)
-        self->level_mag[i] += chunk->sum_mag[s * per_seg + i];
+        self->level_mag[i] += sum_mag[s * per_seg + i];
       /* phases are read back only when the messages carry them */
       for (i = 0; (chunk->flags & 2) && i < per_seg; i++)
-        self->level_phase[i] += chunk->sum_phase[s * per_seg + i];
+        self->level_phase[i] += sum_phase[s * per_seg + i];
     }
     if (s < chunk->pending->len) {
       const PendingMessage *pm =

@@ -836,6 +836,15 @@ planar_columns_pay (ClfContext * ctx, size_t n, cl_uint flags)
   return G >= 4 && G > float2_column_group (ctx, n) && ns <= 3;
 }
 
+/* Lanes a work-group of n threads leaves idle in its last warp, per
+ * thousand of its warps' lanes */
+static size_t
+idle_lanes (size_t n)
+{
+  size_t lanes = (n + 31) / 32 * 32;
+  return (lanes - n) * 1000 / lanes;
+}
+
 /* Transforms one work-group runs: several small ones keep the device
  * busy, within local memory and the work-group size. A side that walks
  * across transforms (columns, the four-step rows' transposed store)
@@ -860,6 +869,20 @@ transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
   while (G * 2 <= batch && G * 2 * ls <= capacity
       && G * 2 * T <= maxwg && (G * 2 * T <= aim || G < least))
     G *= 2;
+  /* Rows read and written along the transform, two of which make a
+   * group, run one to a group where that leaves no more lanes idle, as
+   * VkFFT's do: a barrier then waits for one transform's warps.
+   * On the H200 (120 threads a transform) 1080 x4096 took 28.9-30.0 us
+   * against 30.1-32.8 two to a group (VkFFT 29.8), 1080 x65536 296-300
+   * against 308-314 (VkFFT 304). 1000 (100 threads) lost alone, 92.6-94.0
+   * against 88.6: a single transform leaves 28 of 128 lanes idle.
+   * Halving smaller groups (1024, 512) moved nothing beyond the noise.
+   * Column passes keep their groups, whose width is what they read of
+   * each row. */
+  if (!clf_context_is_cpu (ctx) && G == 2 && 4 * T > aim &&
+      !(flags & (LOAD_BFAST | STORE_BFAST | BLOCK_IO | PLANAR)) &&
+      idle_lanes (T) <= idle_lanes (2 * T))
+    G = 1;
   /* PoCL 3.1 mis-evaluates the kernel's "transform exists" tests after
    * its barriers and writes past the output for the missing transforms of
    * a last, partial work-group: there, every work-group must be full. */

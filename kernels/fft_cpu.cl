@@ -25,7 +25,7 @@
  * Addressing as in fft.cl: transform b, element e at
  *   s0 + e*s1 + (b % s5)*s2 + ((b / s5) % s6)*s3 + (b / (s5*s6))*s4
  * In column mode b = c + s5 * ob (ob: outer transform, from the second
- * global id): c*s2 + outer(ob).
+ * global id) and the columns are adjacent (s2 = 1): c + outer(ob).
  */
 
 #define INL __attribute__((always_inline)) inline
@@ -1381,6 +1381,9 @@ fft_cpu_pass (__global const float *restrict src, __global float *restrict dst,
   const uint N = params.s0, NS = params.s1, E1 = params.s4;
   const uint M = N / R, Q = M / NS;
   uint k, q, in_base, out_base;
+  /* column mode: the work-item's column in the input and in the output
+   * (0 in the other modes) */
+  size_t in_col = 0, out_col = 0;
   /* element indices of input 0 and output 0 of this butterfly and the
    * steps to the next ones */
   uint in_off, in_step, out_off, out_step;
@@ -1408,14 +1411,20 @@ fft_cpu_pass (__global const float *restrict src, __global float *restrict dst,
     out_base = out.s0 + batch_offset (out, ob);
 #else
     {
-      uint c = get_global_id (0);
-      uint cl = c - (uint) get_global_offset (0) + params.s6;
+      /* columns are adjacent (s2 = 1, see column_count in
+       * clf-plan-cpu.c): the column index goes into the pointers as
+       * get_global_id (0) plus a uniform shift, so that the vectoriser
+       * sees consecutive work-items at consecutive addresses; as a uint
+       * times s2 it made every load a gather and every store a scatter,
+       * 2-3x slower */
+      size_t c = get_global_id (0);
+      size_t local_shift = (size_t) params.s6 - get_global_offset (0);
+      in_col = c + ((params.s5 & 1) ? local_shift : 0);
+      out_col = c + ((params.s5 & 2) ? local_shift : 0);
       q = x1 / NS;
       k = x1 - q * NS;
-      in_base = in.s0 + ((params.s5 & 1) ? cl : c) * in.s2 +
-          outer_offset (in, ib);
-      out_base = out.s0 + ((params.s5 & 2) ? cl : c) * out.s2 +
-          outer_offset (out, ob);
+      in_base = in.s0 + outer_offset (in, ib);
+      out_base = out.s0 + outer_offset (out, ob);
     }
 #endif
   }
@@ -1464,7 +1473,8 @@ fft_cpu_pass (__global const float *restrict src, __global float *restrict dst,
      * into short vectors before the work-item loops exist, which stops
      * the vectorisation across work-items */
 #if IN_KIND == 1
-    __global const float *p = src + in_base + (size_t) in_off * is;
+    __global const float *p = src + in_col + in_base +
+        (size_t) in_off * is;
     const size_t step = (size_t) in_step * is;
     _Pragma ("unroll")
     for (int r = 0; r < R; r++, p += step)
@@ -1478,12 +1488,12 @@ fft_cpu_pass (__global const float *restrict src, __global float *restrict dst,
       uint h = e <= N / 2 ? e : N - e;
       float s = e <= N / 2 ? sign_in : -sign_in;
       cf x = ldc ((__global const float *) ((__global const float2 *) src +
-              in_base + (size_t) h * is));
+              in_col + in_base + (size_t) h * is));
       v[r] = mk (x.r, s * x.i);
     }
 #else
-    __global const float2 *p = (__global const float2 *) src + in_base +
-        (size_t) in_off * is;
+    __global const float2 *p = (__global const float2 *) src + in_col +
+        in_base + (size_t) in_off * is;
     const size_t step = (size_t) in_step * is;
     _Pragma ("unroll")
     for (int r = 0; r < R; r++, p += step) {
@@ -1507,9 +1517,9 @@ fft_cpu_pass (__global const float *restrict src, __global float *restrict dst,
   {
     const size_t step = (size_t) out_step * os;
 #ifdef OUT_REAL
-    __global float *p = dst + out_base + (size_t) out_off * os;
+    __global float *p = dst + out_col + out_base + (size_t) out_off * os;
 #else
-    __global float2 *p = (__global float2 *) dst + out_base +
+    __global float2 *p = (__global float2 *) dst + out_col + out_base +
         (size_t) out_off * os;
 #endif
     _Pragma ("unroll")

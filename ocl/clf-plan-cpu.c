@@ -30,24 +30,22 @@
 /* lanes of PoCL's vector code (8 floats in 256-bit registers): a
  * dimension-0 extent that is not a multiple runs its rest scalar */
 #define LANES 8
-/* Column axes with more data than CHUNK_ABOVE run in chunks of about
- * CHUNK_BYTES per buffer (CLFFT_CPU_CHUNK sets the chunk size of every
- * axis, 0: none). Chunks cost parallelism (each launch ends on the slower
- * thread), so smaller axes stay whole: 8 MB chunks were 20% faster on
- * 1960x1120x4 and 3840x2160, and slower below 32 MB (4096x256,
- * 1920x1080). Row axes, whose chunks are whole rows next to each other,
- * run in chunks of ROW_CHUNK_BYTES once larger than that: on a 2-core
- * EPYC with 1 MiB of L2 per core, 4096 x 2160 took 20.4-20.8 ms in 2 MiB
+/* Axes with more data than CHUNK_BYTES run in chunks of about that size
+ * per buffer (CLFFT_CPU_CHUNK sets the chunk size of every axis, 0:
+ * none). Row chunks are whole rows next to each other: on a 2-core EPYC
+ * with 1 MiB of L2 per core, 4096 x 2160 took 20.4-20.8 ms in 2 MiB
  * chunks against 33.4-34.8 ms in 8 MiB ones, 1000 x 1024 2.6-2.8 ms
  * against 4.5-4.8 ms whole. On the nineteenth session's 2-core EPYC
  * (1 MiB of L2 per core too, 32 MiB of L3), 4 MiB chunks beat 2 MiB in
  * each of five rounds: 1000 x 1024 952-1003 us against 1042-1134, 4096 x
  * 256 955-1070 against 1042-1130, 4096 x 2160 10.8-11.0 ms against
  * 11.2-11.4; 3 MiB fell between, 4096 x 256 whole (8 MiB) ran 1.1-2.4
- * ms. */
-#define CHUNK_ABOVE (32u << 20)
-#define CHUNK_BYTES (8u << 20)
-#define ROW_CHUNK_BYTES (4u << 20)
+ * ms. Column chunks are ranges of columns (480 columns of 1080 points:
+ * 3840 bytes of every row). Since column loads are vectors, 4 MiB chunks
+ * ran 1920x1080 in 3.7-4.2 ms against 4.6-5.2 whole, 3840x2160 in
+ * 14.0-15.1 against 15.1-17.8 in 8 MiB chunks (1024x1024 the same either
+ * way). */
+#define CHUNK_BYTES (4u << 20)
 #define MAX_CHUNKS 256
 
 int
@@ -319,14 +317,12 @@ stage_twiddles (const unsigned *radices, int ns, size_t *floats,
 }
 
 static size_t
-chunk_bytes (size_t total, int columns)
+chunk_bytes (size_t total)
 {
   const char *env = getenv ("CLFFT_CPU_CHUNK");
   if (env && env[0])
     return (size_t) strtoull (env, NULL, 0);
-  if (!columns)
-    return total > ROW_CHUNK_BYTES ? ROW_CHUNK_BYTES : 0;
-  return total > CHUNK_ABOVE ? CHUNK_BYTES : 0;
+  return total > CHUNK_BYTES ? CHUNK_BYTES : 0;
 }
 
 /* One stage of the axis: its kernel(s) and what varies per chunk */
@@ -417,7 +413,7 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
   if (!clf_plan_cpu_enabled (ctx))
     return 0;
   cols = column_count (ax);
-  target = chunk_bytes (n * batch * sizeof (cl_float2), cols != 0);
+  target = chunk_bytes (n * batch * sizeof (cl_float2));
   if (cols) {
     order = ORDER_COLUMNS;
     ns = cpu_radices (n, order, radices, &cost);

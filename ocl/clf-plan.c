@@ -909,6 +909,11 @@ transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
  *   radix 5 to 15 stages take up to 14 twiddles a butterfly, and of
  *   thirteen odd sizes on the H100, 4095 x16384 ran 410-415 us against
  *   424-427, 3125, 2187, 3969 and 2025x1125 1-5% faster, the rest level.
+ *   So do plain rows of up to 2048 points: on the H200 1000 x65536 ran
+ *   285-287 us against 296-299, 2048 x32768 274-277 against 283-287,
+ *   1920x1080 34.3-36.5 against 35.1-37.0; 512, 1024, 1080, 1536 and 1800
+ *   within 1-2% either way, the H100 level throughout. Rows of 3840 and
+ *   4096 keep the stage tables (4096 x16384 284-286 against 277-282).
  * CLFFT_TWIDDLES=stage or =powers takes one stage form for every pass,
  * =products the natural table, =table the natural table and no products
  * (for comparing). */
@@ -920,7 +925,8 @@ twiddle_defines (cl_uint flags, int products, size_t n)
   int natural = env && (!strcmp (env, "products") || !strcmp (env, "table"));
   int powers = (env && !strcmp (env, "powers")) ||
       (!(env && !strcmp (env, "stage")) &&
-      ((flags & (LOAD_BFAST | PLANAR)) || n % 2));
+      ((flags & (LOAD_BFAST | PLANAR)) || n % 2 || (n <= 2048 &&
+              !(flags & (STORE_BFAST | PRE_TWIDDLE | POST_TWIDDLE)))));
 
   if (natural)
     return table ? "-DCLF_TW_TABLE " : "";

@@ -23,6 +23,7 @@ struct _ClfLinePass
 
   /* staged: line_load, plans and multiply_spectrum, line_store */
   cl_kernel load, store, multiply;
+  int per_line;                 /* line_load_each, line_store_each */
   ClfPlan *fwd, *inv;
   cl_mem buf;                   /* count lines of n complex */
 };
@@ -142,14 +143,17 @@ static ClfStatus
 new_staged (ClfLinePass * lp, ClfError * err)
 {
   ClfPlanDesc desc;
+  /* CPU devices load and store a line per work-item */
+  int cpu = clf_context_is_cpu (lp->ctx);
 
   if (!(lp->load = clf_context_create_kernel (lp->ctx, "convolve2d",
-              "line_load", err)) ||
+              cpu ? "line_load_each" : "line_load", err)) ||
       !(lp->store = clf_context_create_kernel (lp->ctx, "convolve2d",
-              "line_store", err)) ||
+              cpu ? "line_store_each" : "line_store", err)) ||
       !(lp->multiply = clf_context_create_kernel (lp->ctx, "convolve2d",
               "multiply_spectrum", err)))
     return err ? err->code : CLF_ERROR_BUILD;
+  lp->per_line = cpu;
   clf_plan_desc_init (&desc, CLF_C2C, CLF_FORWARD, lp->n, 0, lp->count);
   if (!(lp->fwd = clf_plan_new (lp->ctx, &desc, err)))
     return err ? err->code : CLF_ERROR_OPENCL;
@@ -338,7 +342,10 @@ enqueue_staged (ClfLinePass * lp, cl_mem raw, cl_mem lines,
   e |= SET_ARG (lp->multiply, 2, n);
   if (e != CL_SUCCESS)
     return clf_set_cl_error (err, e, "clSetKernelArg (line convolution)");
-  if ((st = clf_context_launch (lp->ctx, lp->load, lp->n, lp->count, 64, 1,
+  if ((st = lp->per_line ?
+          clf_context_launch (lp->ctx, lp->load, lp->count, 0, 1, 1,
+              "loading lines", err) :
+          clf_context_launch (lp->ctx, lp->load, lp->n, lp->count, 64, 1,
               "loading lines", err)) != CLF_OK ||
       (st = clf_plan_enqueue (lp->fwd, lp->buf, lp->buf, err)) != CLF_OK ||
       (st = clf_context_launch (lp->ctx, lp->multiply, lp->n, lp->count,
@@ -346,6 +353,9 @@ enqueue_staged (ClfLinePass * lp, cl_mem raw, cl_mem lines,
               err)) != CLF_OK ||
       (st = clf_plan_enqueue (lp->inv, lp->buf, lp->buf, err)) != CLF_OK)
     return st;
+  if (lp->per_line)
+    return clf_context_launch (lp->ctx, lp->store, lp->count, 0, 1, 1,
+        "storing lines", err);
   return clf_context_launch (lp->ctx, lp->store, extent, lp->count, 64, 1,
       "storing lines", err);
 }

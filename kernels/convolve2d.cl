@@ -168,16 +168,6 @@ line_store (__global uchar * raw, __global float2 * lines, uint16 chan,
  * a 2-core EPYC 1080p RGBA at radius 4 spent 35 of its 108 ms storing
  * the columns. */
 
-/* Channel c's byte offset, pixel stride, row stride and 16-bit flag in
- * chan (see line-io.clh), through selects */
-inline uint
-chan_field (uint16 chan, uint field, uint c)
-{
-  uint4 v = field == 0 ? chan.s0123 : field == 1 ? chan.s4567 :
-      field == 2 ? chan.s89ab : chan.scdef;
-  return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w;
-}
-
 /* A code value rounded to nearest even and saturated, as
  * convert_uchar_sat_rte and convert_ushort_sat_rte (NaN: 0) */
 inline void

@@ -182,6 +182,32 @@ sample_write_rint (__global uchar * p, int bits16, float v)
   }
 }
 
+/* The samples of pair p's two channels along one frame row (rows) or
+ * column, at: sample k of channel i at at[i] + k * step[i] */
+typedef struct
+{
+  __global uchar *at[2];
+  uint step[2];
+  int wide[2], two;
+} PairLine;
+
+inline PairLine
+pair_line (__global uchar * raw, uint16 chan, int8 geo, uint p, int rows,
+    uint at)
+{
+  PairLine l;
+
+  l.two = 2 * p + 1 < (uint) geo.s4;
+  for (int i = 0; i < 2; i++) {
+    uint c = i && l.two ? 2 * p + 1 : 2 * p;
+    l.at[i] = raw + chan_field (chan, 0, c) +
+        (size_t) at * chan_field (chan, rows ? 2 : 1, c);
+    l.step[i] = chan_field (chan, rows ? 1 : 2, c);
+    l.wide[i] = chan_field (chan, 3, c) != 0;
+  }
+  return l;
+}
+
 __kernel void
 line_load_each (__global uchar * raw, __global float2 * lines, uint16 chan,
     int8 geo, __global float2 * buf, uint n, uint count, int pass)
@@ -193,24 +219,17 @@ line_load_each (__global uchar * raw, __global float2 * lines, uint16 chan,
   if (b >= count)
     return;
   if (pass == 1) {
-    uint p = b / h, y = b % h, c0 = 2 * p, c1 = 2 * p + 1;
-    int two = c1 < (uint) geo.s4;
-    __global uchar *row0 = raw + chan_field (chan, 0, c0) +
-        (size_t) y * chan_field (chan, 2, c0);
-    __global uchar *row1 = raw + chan_field (chan, 0, two ? c1 : c0) +
-        (size_t) y * chan_field (chan, 2, two ? c1 : c0);
-    uint px0 = chan_field (chan, 1, c0), px1 = chan_field (chan, 1,
-        two ? c1 : c0);
-    int wide0 = chan_field (chan, 3, c0) != 0;
-    int wide1 = chan_field (chan, 3, two ? c1 : c0) != 0;
+    PairLine row = pair_line (raw, chan, geo, b / h, 1, b % h);
 
     for (uint j = 0; j < n; j++) {
       int sx = edge_index ((int) j - geo.s2, w, geo.s3);
       float2 v = (float2) (0.0f, 0.0f);
       if (sx >= 0) {
-        v.x = sample_read (row0 + (size_t) sx * px0, wide0);
-        if (two)
-          v.y = sample_read (row1 + (size_t) sx * px1, wide1);
+        v.x = sample_read (row.at[0] + (size_t) sx * row.step[0],
+            row.wide[0]);
+        if (row.two)
+          v.y = sample_read (row.at[1] + (size_t) sx * row.step[1],
+              row.wide[1]);
       }
       out[j] = v;
     }
@@ -250,16 +269,7 @@ line_store_each (__global uchar * raw, __global float2 * lines, uint16 chan,
       out[(size_t) x * h] = v;
     }
   } else {
-    uint p = b / w, x = b % w, c0 = 2 * p, c1 = 2 * p + 1;
-    int two = c1 < (uint) geo.s4;
-    __global uchar *col0 = raw + chan_field (chan, 0, c0) +
-        (size_t) x * chan_field (chan, 1, c0);
-    __global uchar *col1 = raw + chan_field (chan, 0, two ? c1 : c0) +
-        (size_t) x * chan_field (chan, 1, two ? c1 : c0);
-    uint rows0 = chan_field (chan, 2, c0), rows1 = chan_field (chan, 2,
-        two ? c1 : c0);
-    int wide0 = chan_field (chan, 3, c0) != 0;
-    int wide1 = chan_field (chan, 3, two ? c1 : c0) != 0;
+    PairLine col = pair_line (raw, chan, geo, b / w, 0, b % w);
 
     if (reach) {
       first = lines[(size_t) b * h];
@@ -269,9 +279,11 @@ line_store_each (__global uchar * raw, __global float2 * lines, uint16 chan,
       float2 v = in[y];
       if (y < reach || y >= h - reach)
         v += first * sums[y] + last * sums[h + y];
-      sample_write_rint (col0 + (size_t) y * rows0, wide0, v.x);
-      if (two)
-        sample_write_rint (col1 + (size_t) y * rows1, wide1, v.y);
+      sample_write_rint (col.at[0] + (size_t) y * col.step[0], col.wide[0],
+          v.x);
+      if (col.two)
+        sample_write_rint (col.at[1] + (size_t) y * col.step[1],
+            col.wide[1], v.y);
     }
   }
 }

@@ -15,7 +15,8 @@
  *   MODE      0: rows, k fastest (NS >= 8); 1: rows, q fastest (small NS);
  *             2: columns (transform index c fastest, c adjacent in memory);
  *             3: rows in transposed order, q fastest; 4: the last stage
- *             of the transposed order, k fastest
+ *             of the transposed order, GROUP consecutive k in the lanes
+ *             of a work-item's vectors (last_stage)
  *   FIRST     first stage (NS = 1): no twiddles
  *   IN_KIND   0 complex, 1 real, 2 Hermitian half spectrum
  *   OUT_REAL  store the real part only
@@ -30,13 +31,27 @@
 
 #define INL __attribute__((always_inline)) inline
 
+#ifndef MODE
+#define MODE 0
+#endif
+
+/* The parts of a complex value: one butterfly's (PoCL vectorises across
+ * work-items), or in MODE 4 those of the GROUP butterflies of one
+ * work-item in the lanes of a vector (see last_stage) */
+#if MODE == 4
+#define GROUP 8
+typedef float8 real_t;
+#else
+typedef float real_t;
+#endif
+
 typedef struct
 {
-  float r, i;
+  real_t r, i;
 } cf;
 
 INL cf
-mk (float r, float i)
+mk (real_t r, real_t i)
 {
   cf c;
   c.r = r;
@@ -1314,9 +1329,6 @@ DFT_COMPOSITE (64, 8, 8)
 #define DFT_R_(x) dft##x
 #define DFT_R(x) DFT_R_(x)
 
-#ifndef MODE
-#define MODE 0
-#endif
 #ifndef IN_KIND
 #define IN_KIND 0
 #endif
@@ -1357,6 +1369,148 @@ stc (__global float *p, float re, float im_factor, float im)
   p[0] = re;
   p[1] = fma (im, im_factor, 0.0f);
 }
+
+#if MODE == 4
+/* a[c] = column c of the rows a[0..7] (unpack, pairs, halves: 24
+ * shuffles) */
+INL void
+transpose8 (float8 * a)
+{
+  float8 t[8], u[8];
+  _Pragma ("unroll")
+  for (int j = 0; j < 8; j += 2) {
+    float8 x = a[j], y = a[j + 1];
+    t[j] = (float8) (x.s0, y.s0, x.s1, y.s1, x.s4, y.s4, x.s5, y.s5);
+    t[j + 1] = (float8) (x.s2, y.s2, x.s3, y.s3, x.s6, y.s6, x.s7, y.s7);
+  }
+  _Pragma ("unroll")
+  for (int h = 0; h < 8; h += 4) {
+    _Pragma ("unroll")
+    for (int j = 0; j < 2; j++) {
+      float8 x = t[h + j], y = t[h + j + 2];
+      u[h + 2 * j] = (float8) (x.s01, y.s01, x.s45, y.s45);
+      u[h + 2 * j + 1] = (float8) (x.s23, y.s23, x.s67, y.s67);
+    }
+  }
+  _Pragma ("unroll")
+  for (int c = 0; c < 4; c++) {
+    a[c] = (float8) (u[c].lo, u[c + 4].lo);
+    a[c + 4] = (float8) (u[c].hi, u[c + 4].hi);
+  }
+}
+
+/* Element i of each of the 8 rows, as the lanes of one vector, and lane
+ * j of a vector: spelled out, since indexing a vector is an extension
+ * of clang's that other compilers of this file need not take */
+INL float8
+lanes_at (__global const float **row, int i)
+{
+  return (float8) (row[0][i], row[1][i], row[2][i], row[3][i], row[4][i],
+      row[5][i], row[6][i], row[7][i]);
+}
+
+INL float
+lane (float8 v, int j)
+{
+  return j < 4 ? (j < 2 ? (j ? v.s1 : v.s0) : (j == 3 ? v.s3 : v.s2)) :
+      (j < 6 ? (j == 5 ? v.s5 : v.s4) : (j == 7 ? v.s7 : v.s6));
+}
+
+/* The last stage of the transposed order: butterfly k reads x[k*R + r],
+ * r < R, and writes y[k + r*NS]. Vectorised across work-items, PoCL
+ * loaded those R-apart values with gathers (vgatherqps, 4 floats each):
+ * 4096 x256's last stage took 250-280 us a 4 MiB chunk against 140-180
+ * for its first. Here a work-item does the GROUP butterflies from k0 in
+ * the lanes of float8 values: it loads each butterfly's inputs as
+ * vectors and transposes them in registers, 8x8 floats (4 complex
+ * values of 8 butterflies) at a time. The last group of a transform may
+ * be partial (NS not a multiple of GROUP): its extra lanes repeat
+ * butterfly NS - 1 and are not stored; their twiddles are read from the
+ * table's padding (stage_twiddles in clf-plan-cpu.c). */
+#ifdef OUT_REAL
+#define OUT_FLOATS 1
+#else
+#define OUT_FLOATS 2
+#endif
+
+INL void
+last_stage (__global const float *restrict src, __global float *restrict dst,
+    size_t in_base, size_t out_base, uint k0, uint NS, uint os,
+    uint limit, uint tw_off, __global const float *restrict tw,
+    float scale, float sign_in, float sign_out)
+{
+  __global const float *row[GROUP];
+  cf v[R];
+  int r;
+
+  _Pragma ("unroll")
+  for (int j = 0; j < GROUP; j++)
+    row[j] = src + 2 * (in_base + (size_t) min (k0 + j, NS - 1) * R);
+  _Pragma ("unroll")
+  for (r = 0; r + 4 <= R; r += 4) {
+    float8 a[GROUP];
+    _Pragma ("unroll")
+    for (int j = 0; j < GROUP; j++)
+      a[j] = vload8 (0, row[j] + 2 * r);
+    transpose8 (a);
+    _Pragma ("unroll")
+    for (int c = 0; c < 4; c++)
+      v[r + c] = mk (a[2 * c], sign_in * a[2 * c + 1]);
+  }
+  _Pragma ("unroll")
+  for (; r < R; r++)
+    v[r] = mk (lanes_at (row, 2 * r), sign_in * lanes_at (row, 2 * r + 1));
+
+  {
+    __global const float *w = tw + 2 * ((size_t) tw_off + k0);
+    _Pragma ("unroll")
+    for (r = 1; r < R; r++, w += 2 * NS) {
+      float16 t = vload16 (0, w);
+      v[r] = cmul (v[r], mk (t.even, t.odd));
+    }
+  }
+
+  DFT_R (R) (v);
+
+#ifdef OUT_UNIT
+  /* a whole group of outputs below the limit: vector stores */
+  if (k0 + GROUP <= NS && k0 + (R - 1) * NS + GROUP <= limit) {
+    __global float *p = dst + OUT_FLOATS * (out_base + k0);
+    _Pragma ("unroll")
+    for (r = 0; r < R; r++, p += OUT_FLOATS * NS) {
+      float8 re = scale * v[r].r;
+#ifdef OUT_REAL
+      vstore8 (re, 0, p);
+#else
+      float8 im = (sign_out * scale) * v[r].i;
+      vstore8 ((float8) (re.s0, im.s0, re.s1, im.s1, re.s2, im.s2, re.s3,
+              im.s3), 0, p);
+      vstore8 ((float8) (re.s4, im.s4, re.s5, im.s5, re.s6, im.s6, re.s7,
+              im.s7), 0, p + 8);
+#endif
+    }
+    return;
+  }
+#endif
+  _Pragma ("unroll")
+  for (r = 0; r < R; r++) {
+    /* output element of lane 0 */
+    uint e = k0 + r * NS;
+    float8 re = scale * v[r].r;
+    float8 im = (sign_out * scale) * v[r].i;
+    _Pragma ("unroll")
+    for (int j = 0; j < GROUP; j++)
+      if (k0 + j < NS && e + j < limit) {
+        __global float *p = dst + OUT_FLOATS * (out_base + (size_t) (e + j) *
+            os);
+        p[0] = lane (re, j);
+#ifndef OUT_REAL
+        p[1] = lane (im, j);
+#endif
+      }
+  }
+}
+#endif
 
 /* One stage of radix R for a batch of transforms of length N.
  * params: s0 N, s1 NS (product of the earlier radices), s2 outputs kept
@@ -1399,8 +1553,11 @@ fft_cpu_pass (__global const float *restrict src, __global float *restrict dst,
     uint b = g1 / E1, x1 = g1 - b * E1;
     uint bl = b - (uint) get_global_offset (1) / E1;
     uint ib = (params.s5 & 1) ? bl : b, ob = (params.s5 & 2) ? bl : b;
-#if MODE == 0 || MODE == 4
+#if MODE == 0
     k = get_global_id (0);
+    q = x1;
+#elif MODE == 4
+    k = get_global_id (0) * GROUP;
     q = x1;
 #elif MODE == 1 || MODE == 3
     q = get_global_id (0);
@@ -1448,12 +1605,6 @@ fft_cpu_pass (__global const float *restrict src, __global float *restrict dst,
   in_step = Q;
   out_off = k * Q + q;
   out_step = NS * Q;
-#else
-  /* last stage from the transposed order (Q = 1): x[k*R + r] */
-  in_off = k * R;
-  in_step = 1;
-  out_off = k;
-  out_step = NS;
 #endif
 
 #if defined(IN_UNIT) && MODE != 2
@@ -1466,6 +1617,20 @@ fft_cpu_pass (__global const float *restrict src, __global float *restrict dst,
 #else
   const uint os = out.s1;
 #endif
+
+#if MODE == 4
+  /* the input is the previous stage's scratch, rows of unit stride */
+#ifndef IN_UNIT
+#error "MODE 4 reads unit-stride rows"
+#endif
+#ifdef LIMIT
+  const uint limit = params.s2;
+#else
+  const uint limit = N;
+#endif
+  last_stage (src, dst, in_base, out_base, k, NS, os, limit, params.s3, tw,
+      scale, sign_in, sign_out);
+#else
 
   cf v[R];
   {
@@ -1538,4 +1703,5 @@ fft_cpu_pass (__global const float *restrict src, __global float *restrict dst,
       }
     }
   }
+#endif
 }

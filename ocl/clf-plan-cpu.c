@@ -30,6 +30,9 @@
 /* lanes of PoCL's vector code (8 floats in 256-bit registers): a
  * dimension-0 extent that is not a multiple runs its rest scalar */
 #define LANES 8
+/* butterflies of one work-item in the last stage of the transposed
+ * order (GROUP in kernels/fft_cpu.cl, MODE 4) */
+#define LAST_STAGE_GROUP 8
 /* Axes with more data than CHUNK_BYTES run in chunks of about that size
  * per buffer (CLFFT_CPU_CHUNK sets the chunk size of every axis, 0:
  * none). Row chunks are whole rows next to each other: on a 2-core EPYC
@@ -79,9 +82,13 @@ enum
  * vector speed: the part of dimension 0 that is not a multiple of LANES
  * runs scalar (about 4x slower), strided access costs more (Stockham
  * order with q fastest: the first stage scatters its outputs; transposed
- * order: the last stage gathers its inputs), radices above 16 more
+ * order: the last stage transposes its inputs), radices above 16 more
  * arithmetic and registers (above 32: spills; columns of 2160 ran 7%
- * slower as 36x60 than as 9x15x16). Measured on PoCL 3.1, 2 cores. */
+ * slower as 36x60 than as 9x15x16). Measured on PoCL 3.1, 2 cores.
+ * Costing the last transposed stage as groups of LAST_STAGE_GROUP
+ * butterflies (partial groups run whole) reordered most row lengths'
+ * radices (1000: 40x25, whose first stage then runs a scalar rest) and
+ * ran 1000 x1024 1.21-1.59x slower, 1920x1080 0.95-1.03x. */
 static double
 stage_cost (size_t n, size_t ns, unsigned R, int order)
 {
@@ -283,8 +290,9 @@ column_count (const Axis * ax)
   return ci;
 }
 
+/* pad: complex values of zeros after the tables */
 static float *
-stage_twiddles (const unsigned *radices, int ns, size_t *floats,
+stage_twiddles (const unsigned *radices, int ns, size_t pad, size_t *floats,
     cl_uint * offsets)
 {
   size_t total = 0, ns_prod = radices[0], pos = 0;
@@ -294,7 +302,7 @@ stage_twiddles (const unsigned *radices, int ns, size_t *floats,
     total += (radices[s] - 1) * ns_prod;
     ns_prod *= radices[s];
   }
-  t = malloc (2 * sizeof (float) * (total ? total : 1));
+  t = calloc (2 * (total + pad + 1), sizeof (float));
   if (!t)
     return NULL;
   ns_prod = radices[0];
@@ -312,7 +320,7 @@ stage_twiddles (const unsigned *radices, int ns, size_t *floats,
       }
     ns_prod = L;
   }
-  *floats = 2 * total;
+  *floats = 2 * (total + pad);
   return t;
 }
 
@@ -360,7 +368,9 @@ static ClfStatus
 add_stage_launches (ClfPlan * plan, const Stage * st, int src, int dst,
     size_t c0, size_t width, size_t off1, size_t size1, ClfError * err)
 {
-  size_t main = width >= LANES ? width - width % LANES : 0;
+  /* MODE 4 vectorises within the work-item: no scalar rest */
+  size_t main = st->mode == 4 ? width : width >= LANES ?
+      width - width % LANES : 0;
   size_t global[2], local[2], offset[2];
   ClfStatus s;
 
@@ -476,7 +486,10 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
     chunk = cw * ow;
   }
 
-  table = stage_twiddles (radices, ns, &floats, tw_off);
+  /* the last group of butterflies of a MODE 4 stage may read up to
+   * LAST_STAGE_GROUP - 1 twiddles beyond its table */
+  table = stage_twiddles (radices, ns, order == ORDER_TRANSPOSED ?
+      LAST_STAGE_GROUP : 0, &floats, tw_off);
   if (!table) {
     *status = clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
     return 1;
@@ -529,7 +542,8 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
       sg->e1 = n / R;
     } else if (order == ORDER_TRANSPOSED) {
       sg->mode = last ? 4 : 3;
-      sg->e0 = last ? ns_prod : q_ext;
+      sg->e0 = last ? (ns_prod + LAST_STAGE_GROUP - 1) / LAST_STAGE_GROUP :
+          q_ext;
       sg->e1 = last ? 1 : ns_prod;
     } else if (first || (ns_prod < LANES && ns_prod < q_ext)) {
       sg->mode = 1;

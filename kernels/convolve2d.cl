@@ -164,23 +164,9 @@ line_store (__global uchar * raw, __global float2 * lines, uint16 chan,
  * its samples in a loop, with what depends on the line alone (its pair,
  * row or column, channel addresses, edge samples) computed once. PoCL
  * ran the per-sample forms above as calls of 100-150 instructions a
- * sample (a division, indexed private arrays, an emulated rounding): on
- * a 2-core EPYC 1080p RGBA at radius 4 spent 35 of its 108 ms storing
- * the columns. */
-
-/* A code value rounded to nearest even and saturated, as
- * convert_uchar_sat_rte and convert_ushort_sat_rte (NaN: 0) */
-inline void
-sample_write_rint (__global uchar * p, int bits16, float v)
-{
-  if (bits16) {
-    uint u = (uint) clamp (rint (v), 0.0f, 65535.0f);
-    p[0] = (uchar) (u & 0xff);
-    p[1] = (uchar) (u >> 8);
-  } else {
-    p[0] = (uchar) clamp (rint (v), 0.0f, 255.0f);
-  }
-}
+ * sample (a division, indexed private arrays and an emulated rounding,
+ * those two since gone from line-io.clh): on a 2-core EPYC 1080p RGBA at
+ * radius 4 spent 35 of its 108 ms storing the columns. */
 
 /* The samples of pair p's two channels along one frame row (rows) or
  * column, at: sample k of channel i at at[i] + k * step[i] */
@@ -279,10 +265,10 @@ line_store_each (__global uchar * raw, __global float2 * lines, uint16 chan,
       float2 v = in[y];
       if (y < reach || y >= h - reach)
         v += first * sums[y] + last * sums[h + y];
-      sample_write_rint (col.at[0] + (size_t) y * col.step[0], col.wide[0],
+      sample_write (col.at[0] + (size_t) y * col.step[0], col.wide[0],
           v.x);
       if (col.two)
-        sample_write_rint (col.at[1] + (size_t) y * col.step[1],
+        sample_write (col.at[1] + (size_t) y * col.step[1],
             col.wide[1], v.y);
     }
   }

@@ -23,7 +23,6 @@ struct _ClfLinePass
 
   /* staged: line_load, plans and multiply_spectrum, line_store */
   cl_kernel load, store, multiply;
-  int per_line;                 /* line_load_each, line_store_each */
   ClfPlan *fwd, *inv;
   cl_mem buf;                   /* count lines of n complex */
 };
@@ -153,7 +152,6 @@ new_staged (ClfLinePass * lp, ClfError * err)
       !(lp->multiply = clf_context_create_kernel (lp->ctx, "convolve2d",
               "multiply_spectrum", err)))
     return err ? err->code : CLF_ERROR_BUILD;
-  lp->per_line = cpu;
   clf_plan_desc_init (&desc, CLF_C2C, CLF_FORWARD, lp->n, 0, lp->count);
   if (!(lp->fwd = clf_plan_new (lp->ctx, &desc, err)))
     return err ? err->code : CLF_ERROR_OPENCL;
@@ -314,6 +312,17 @@ enqueue_fused (ClfLinePass * lp, cl_mem raw, cl_mem lines,
       f->G * f->T, 1, "convolving lines", err);
 }
 
+/* line_load or line_store over samples of each line; CPU devices' forms
+ * (line_load_each, line_store_each) take a line per work-item */
+static ClfStatus
+launch_line_io (ClfLinePass * lp, cl_kernel k, size_t samples,
+    const char *what, ClfError * err)
+{
+  if (clf_context_is_cpu (lp->ctx))
+    return clf_context_launch (lp->ctx, k, lp->count, 0, 1, 1, what, err);
+  return clf_context_launch (lp->ctx, k, samples, lp->count, 64, 1, what, err);
+}
+
 static ClfStatus
 enqueue_staged (ClfLinePass * lp, cl_mem raw, cl_mem lines,
     const cl_uint16 * chan, const cl_int8 * geo, size_t extent, ClfError * err)
@@ -342,22 +351,15 @@ enqueue_staged (ClfLinePass * lp, cl_mem raw, cl_mem lines,
   e |= SET_ARG (lp->multiply, 2, n);
   if (e != CL_SUCCESS)
     return clf_set_cl_error (err, e, "clSetKernelArg (line convolution)");
-  if ((st = lp->per_line ?
-          clf_context_launch (lp->ctx, lp->load, lp->count, 0, 1, 1,
-              "loading lines", err) :
-          clf_context_launch (lp->ctx, lp->load, lp->n, lp->count, 64, 1,
-              "loading lines", err)) != CLF_OK ||
+  if ((st = launch_line_io (lp, lp->load, lp->n, "loading lines",
+              err)) != CLF_OK ||
       (st = clf_plan_enqueue (lp->fwd, lp->buf, lp->buf, err)) != CLF_OK ||
       (st = clf_context_launch (lp->ctx, lp->multiply, lp->n, lp->count,
               64, 1, "multiplying lines by the kernel spectrum",
               err)) != CLF_OK ||
       (st = clf_plan_enqueue (lp->inv, lp->buf, lp->buf, err)) != CLF_OK)
     return st;
-  if (lp->per_line)
-    return clf_context_launch (lp->ctx, lp->store, lp->count, 0, 1, 1,
-        "storing lines", err);
-  return clf_context_launch (lp->ctx, lp->store, extent, lp->count, 64, 1,
-      "storing lines", err);
+  return launch_line_io (lp, lp->store, extent, "storing lines", err);
 }
 
 ClfStatus

@@ -1205,6 +1205,26 @@ bluestein_postmultiply (__global const float2 * src, __global float2 * dst,
     dst[o] = val;
 }
 
+/* An input extent and multiplier (ClfPlanDesc) for transforms that do
+ * not take them in their own loads: element j of transform b, zero from
+ * extent on, times mul[j] where use_mul is set, packed batch x N. */
+__kernel void
+input_prepare (__global const float2 * src, __global float2 * dst,
+    clf_addr in, uint N, uint batch, uint extent,
+    __global const float2 * mul, uint use_mul)
+{
+  uint j = get_global_id (0), b = get_global_id (1);
+  float2 val = (float2) (0.0f, 0.0f);
+  if (j >= N || b >= batch)
+    return;
+  if (j < extent) {
+    val = src[in.s0 + clf_batch_offset (in, b) + j * in.s1];
+    if (use_mul)
+      val = cmul (val, mul[j]);
+  }
+  dst[(size_t) b * N + j] = val;
+}
+
 /* Full complex signal from a half spectrum (C2R on lengths that do not fit
  * one pass): packed batch x N output. */
 __kernel void

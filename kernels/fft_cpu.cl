@@ -20,7 +20,11 @@
  *   FIRST     first stage (NS = 1): no twiddles
  *   IN_KIND   0 complex, 1 real, 2 Hermitian half spectrum
  *   OUT_REAL  store the real part only
- *   LIMIT     store only outputs below params.s2 (R2C)
+ *   LIMIT     store only outputs below params.s2 (R2C, output extents)
+ *   IN_EXTENT, IN_MULTIPLY   first stage of a complex input: elements
+ *             from params.s7 on are taken as zero; element e is
+ *             multiplied by mul[e] (ClfPlanDesc's in_extent and
+ *             in_multiplier)
  *   IN_UNIT, OUT_UNIT   element stride 1 (rows)
  *
  * Addressing as in fft.cl: transform b, element e at
@@ -1433,6 +1437,22 @@ lane (float8 v, int j)
 #define OUT_FLOATS 2
 #endif
 
+/* The GROUP outputs of one r, at unit stride from p */
+INL void
+store_group (__global float *p, cf v, float scale, float sign_out)
+{
+  float8 re = scale * v.r;
+#ifdef OUT_REAL
+  vstore8 (re, 0, p);
+#else
+  float8 im = (sign_out * scale) * v.i;
+  vstore8 ((float8) (re.s0, im.s0, re.s1, im.s1, re.s2, im.s2, re.s3,
+          im.s3), 0, p);
+  vstore8 ((float8) (re.s4, im.s4, re.s5, im.s5, re.s6, im.s6, re.s7,
+          im.s7), 0, p + 8);
+#endif
+}
+
 INL void
 last_stage (__global const float *restrict src, __global float *restrict dst,
     size_t in_base, size_t out_base, uint k0, uint NS, uint os,
@@ -1475,20 +1495,10 @@ last_stage (__global const float *restrict src, __global float *restrict dst,
 #ifdef OUT_UNIT
   /* a whole group of outputs below the limit: vector stores */
   if (k0 + GROUP <= NS && k0 + (R - 1) * NS + GROUP <= limit) {
-    __global float *p = dst + OUT_FLOATS * (out_base + k0);
     _Pragma ("unroll")
-    for (r = 0; r < R; r++, p += OUT_FLOATS * NS) {
-      float8 re = scale * v[r].r;
-#ifdef OUT_REAL
-      vstore8 (re, 0, p);
-#else
-      float8 im = (sign_out * scale) * v[r].i;
-      vstore8 ((float8) (re.s0, im.s0, re.s1, im.s1, re.s2, im.s2, re.s3,
-              im.s3), 0, p);
-      vstore8 ((float8) (re.s4, im.s4, re.s5, im.s5, re.s6, im.s6, re.s7,
-              im.s7), 0, p + 8);
-#endif
-    }
+    for (r = 0; r < R; r++)
+      store_group (dst + OUT_FLOATS * (out_base + k0 + r * NS), v[r],
+          scale, sign_out);
     return;
   }
 #endif
@@ -1498,6 +1508,15 @@ last_stage (__global const float *restrict src, __global float *restrict dst,
     uint e = k0 + r * NS;
     float8 re = scale * v[r].r;
     float8 im = (sign_out * scale) * v[r].i;
+#if defined(OUT_UNIT) && defined(LIMIT)
+    /* with a limit (an output extent), the groups of the last values of
+     * r alone reach past it */
+    if (k0 + GROUP <= NS && e + GROUP <= limit) {
+      store_group (dst + OUT_FLOATS * (out_base + e), v[r], scale,
+          sign_out);
+      continue;
+    }
+#endif
     _Pragma ("unroll")
     for (int j = 0; j < GROUP; j++)
       if (k0 + j < NS && e + j < limit) {
@@ -1521,7 +1540,8 @@ __kernel void
 fft_cpu_pass (__global const float *restrict src, __global float *restrict dst,
     clf_addr in,
     clf_addr out, uint8 params, __global const float *restrict tw,
-    float scale, float sign_in_arg, float sign_out)
+    float scale, float sign_in_arg, float sign_out,
+    __global const float *restrict mul)
 {
   /* UNIT_SIGN_IN: the plan passes sign_in 1 (every stage but a
    * conjugating first): a constant spares a multiplication a value. (The
@@ -1660,9 +1680,22 @@ fft_cpu_pass (__global const float *restrict src, __global float *restrict dst,
     __global const float2 *p = (__global const float2 *) src + in_col +
         in_base + (size_t) in_off * is;
     const size_t step = (size_t) in_step * is;
+    /* the natural index of input r (first stage, every mode) */
+    uint e = in_off;
     _Pragma ("unroll")
-    for (int r = 0; r < R; r++, p += step) {
+    for (int r = 0; r < R; r++, p += step, e += in_step) {
+#ifdef IN_EXTENT
+      /* loaded and dropped: as a load under a condition (masked) PoCL
+       * ran 3072-point rows' first stage 2x slower */
       cf x = ldc ((__global const float *) p);
+      x.r = e < params.s7 ? x.r : 0.0f;
+      x.i = e < params.s7 ? x.i : 0.0f;
+#else
+      cf x = ldc ((__global const float *) p);
+#endif
+#ifdef IN_MULTIPLY
+      x = cmul (x, ldc (mul + 2 * (size_t) e));
+#endif
       v[r] = mk (x.r, sign_in * x.i);
     }
 #endif

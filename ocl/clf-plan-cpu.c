@@ -344,7 +344,8 @@ typedef struct
 
 static ClfStatus
 set_stage_args (cl_kernel k, Addr in, Addr out, cl_uint8 params,
-    cl_mem tw, float scale, float sign_in, float sign_out, ClfError * err)
+    cl_mem tw, float scale, float sign_in, float sign_out, cl_mem mul,
+    ClfError * err)
 {
   cl_uint8 in_cl = addr_to_cl (in), out_cl = addr_to_cl (out);
   cl_int e = 0;
@@ -355,6 +356,7 @@ set_stage_args (cl_kernel k, Addr in, Addr out, cl_uint8 params,
   e |= clSetKernelArg (k, 6, sizeof (scale), &scale);
   e |= clSetKernelArg (k, 7, sizeof (sign_in), &sign_in);
   e |= clSetKernelArg (k, 8, sizeof (sign_out), &sign_out);
+  e |= clSetKernelArg (k, 9, sizeof (cl_mem), mul ? &mul : NULL);
   if (e != CL_SUCCESS)
     return clf_set_cl_error (err, e, "clSetKernelArg (fft_cpu_pass)");
   return CLF_OK;
@@ -534,6 +536,11 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
     float scale = last ? ax->scale : 1.0f;
     float sign_in = first && (ax->flags & CONJ_IN) ? -1.0f : 1.0f;
     float sign_out = last && (ax->flags & CONJ_OUT) ? -1.0f : 1.0f;
+    /* outputs kept: R2C's half, an output extent */
+    cl_uint keep = ax->out_extent && ax->out_extent < ax->count ?
+        ax->out_extent : ax->count;
+    int in_extent = first && ax->in_extent && ax->in_extent < n;
+    cl_mem mul = first ? ax->multiplier : NULL;
     cl_uint8 params;
 
     if (cols) {
@@ -564,17 +571,18 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
     }
 
     snprintf (defines, sizeof (defines), "-DR=%u -DMODE=%d%s -DIN_KIND=%d%s%s"
-        "%s%s%s", R, sg->mode, first ? " -DFIRST" : "",
+        "%s%s%s%s%s", R, sg->mode, first ? " -DFIRST" : "",
         !first ? 0 : (ax->flags & IN_REAL) ? 1 :
         (ax->flags & IN_HERMITIAN) ? 2 : 0,
         last && (ax->flags & OUT_REAL) ? " -DOUT_REAL" : "",
-        last && ax->count < n ? " -DLIMIT" : "",
+        last && keep < n ? " -DLIMIT" : "",
         in.stride == 1 ? " -DIN_UNIT" : "",
         out.stride == 1 ? " -DOUT_UNIT" : "",
-        sign_in == 1.0f ? " -DUNIT_SIGN_IN" : "");
+        sign_in == 1.0f ? " -DUNIT_SIGN_IN" : "",
+        in_extent ? " -DIN_EXTENT" : "", mul ? " -DIN_MULTIPLY" : "");
     params = (cl_uint8) { {(cl_uint) n, (cl_uint) ns_prod,
-            ax->count < n ? ax->count : (cl_uint) n, tw_off[s],
-        (cl_uint) sg->e1, flags, 0, 0}
+            keep < n ? keep : (cl_uint) n, tw_off[s],
+        (cl_uint) sg->e1, flags, 0, in_extent ? ax->in_extent : (cl_uint) n}
     };
 
     sg->main = clf_context_create_kernel_full (ctx, "fft_cpu", defines,
@@ -584,7 +592,7 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
       break;
     }
     st = set_stage_args (sg->main, in, out, params, tw, scale, sign_in,
-        sign_out, err);
+        sign_out, mul, err);
     if (st == CLF_OK && cols && last_width % LANES && last_width > LANES) {
       /* the rest of the last chunk's columns starts at this column */
       sg->rest = clf_context_create_kernel_full (ctx, "fft_cpu", defines,
@@ -595,7 +603,7 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
       }
       params.s[6] = (cl_uint) (last_width - last_width % LANES);
       st = set_stage_args (sg->rest, in, out, params, tw, scale, sign_in,
-          sign_out, err);
+          sign_out, mul, err);
     }
     ns_prod *= R;
   }

@@ -43,6 +43,10 @@ typedef struct
   cl_uint flags;                /* IN_FLAGS and OUT_FLAGS */
   cl_uint count;                /* outputs kept (R2C), ALL_ELEMENTS = n */
   float scale;
+  /* ClfPlanDesc's input extent and multiplier (0, NULL: none) and output
+   * extent (0: n), which only CPU passes honour themselves */
+  cl_uint in_extent, out_extent;
+  cl_mem multiplier;
 } Axis;
 
 static inline cl_uint8

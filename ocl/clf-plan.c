@@ -1859,12 +1859,58 @@ expand_hermitian (ClfPlan * plan, Axis * ax, ClfError * err)
   return CLF_OK;
 }
 
+/* The input extent and multiplier as a pass of their own: the input,
+ * zero from the extent on and times the multiplier, packed into scratch
+ * for the transform to read instead. */
+static ClfStatus
+prepare_input (ClfPlan * plan, Axis * ax, ClfError * err)
+{
+  int work = new_scratch (plan, ax->n * ax->batch * sizeof (cl_float2), err);
+  cl_uint8 in = addr_to_cl (ax->in);
+  cl_uint un = (cl_uint) ax->n, ub = (cl_uint) ax->batch;
+  cl_uint extent = ax->in_extent ? ax->in_extent : un;
+  cl_uint use_mul = ax->multiplier != NULL;
+  Pass *p;
+  ClfStatus st;
+
+  if (work < 0)
+    return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+  st = add_helper_pass (plan, "input_prepare", ax->src, work, ax->n,
+      ax->batch, &p, err);
+  if (st != CLF_OK)
+    return st;
+  SET_ARG (p->kernel, 2, in);
+  SET_ARG (p->kernel, 3, un);
+  SET_ARG (p->kernel, 4, ub);
+  SET_ARG (p->kernel, 5, extent);
+  clSetKernelArg (p->kernel, 6, sizeof (cl_mem), use_mul ?
+      &ax->multiplier : NULL);
+  SET_ARG (p->kernel, 7, use_mul);
+  ax->src = work;
+  ax->in = addr_1level (0, 1, ax->n);
+  ax->in_extent = 0;
+  ax->multiplier = NULL;
+  return CLF_OK;
+}
+
 static ClfStatus
 add_axis (ClfPlan * plan, const Axis * ax_in, ClfError * err)
 {
   Axis ax = *ax_in;
   size_t lim = clf_context_local_fft_limit (plan->ctx), n1, f[3];
   ClfStatus st;
+
+  /* CPU passes take the input extent, multiplier and output extent into
+   * their first and last stages; elsewhere a pass applies the first two
+   * and every output is written */
+  if (ax.in_extent || ax.multiplier || ax.out_extent) {
+    if (clf_plan_cpu_add_axis (plan, &ax, &st, err))
+      return st;
+    ax.out_extent = 0;
+    if ((ax.in_extent || ax.multiplier) &&
+        (st = prepare_input (plan, &ax, err)) != CLF_OK)
+      return st;
+  }
 
   /* columns too long for four of them in local memory at once read
    * better as two passes of short columns */
@@ -1969,6 +2015,23 @@ validate (ClfPlanDesc * d, ClfError * err)
     d->direction = CLF_FORWARD;
   if (d->kind == CLF_C2R)
     d->direction = CLF_INVERSE;
+  if (d->in_extent || d->out_extent || d->in_multiplier) {
+    size_t bytes = 0;
+    if (d->dim != 1 || d->kind != CLF_C2C)
+      return clf_set_error (err, CLF_ERROR_INVALID_ARG,
+          "input and output extents and input multipliers are for 1D "
+          "complex (C2C) transforms only");
+    if (d->in_extent > nx || d->out_extent > nx)
+      return clf_set_error (err, CLF_ERROR_INVALID_ARG,
+          "extents %zu (input) and %zu (output) beyond the length %zu",
+          d->in_extent, d->out_extent, nx);
+    if (d->in_multiplier && (clGetMemObjectInfo (d->in_multiplier,
+                CL_MEM_SIZE, sizeof (bytes), &bytes, NULL) != CL_SUCCESS
+            || bytes < nx * sizeof (cl_float2)))
+      return clf_set_error (err, CLF_ERROR_INVALID_ARG,
+          "the input multiplier holds %zu bytes, not %zu complex values",
+          bytes, nx);
+  }
 
   half = nx / 2 + 1;
   in_row = d->kind == CLF_C2R ? half : nx;
@@ -2003,6 +2066,9 @@ build_passes (ClfPlan * plan, ClfError * err)
           BUF_IN, BUF_OUT, 0, ALL_ELEMENTS, scale};
     if (inverse)
       rows.flags |= CONJ_IN | CONJ_OUT;
+    rows.in_extent = (cl_uint) d->in_extent;
+    rows.out_extent = (cl_uint) d->out_extent;
+    rows.multiplier = d->in_multiplier;
     if (d->kind == CLF_R2C) {
       rows.flags |= IN_REAL;
       rows.count = (cl_uint) half;
@@ -2013,6 +2079,8 @@ build_passes (ClfPlan * plan, ClfError * err)
   }
 
   /* 2D: batch levels are (row or column, 2D batch) */
+  memset (&rows, 0, sizeof (rows));
+  memset (&cols, 0, sizeof (cols));
   rows.n = nx;
   rows.batch = ny * d->batch;
   rows.scale = 1.0f;
@@ -2107,10 +2175,21 @@ clf_plan_new (ClfContext * ctx, const ClfPlanDesc * desc, ClfError * err)
   st = validate (&plan->desc, err);
   if (st != CLF_OK)
     goto fail;
+  /* the plan's reference to the multiplier, released with its tables */
+  if (plan->desc.in_multiplier) {
+    clRetainMemObject (plan->desc.in_multiplier);
+    plan->tables[plan->ntables++] = plan->desc.in_multiplier;
+  }
   snprintf (plan->description, sizeof (plan->description),
       "%s %s %zux%zu batch %zu:", kinds[plan->desc.kind],
       plan->desc.direction == CLF_INVERSE ? "inverse" : "forward",
       plan->desc.n[0], plan->desc.n[1], plan->desc.batch);
+  if (plan->desc.in_extent)
+    describe_append (plan, " input<%zu", plan->desc.in_extent);
+  if (plan->desc.in_multiplier)
+    describe_append (plan, " multiplied");
+  if (plan->desc.out_extent)
+    describe_append (plan, " output<%zu", plan->desc.out_extent);
   {
     size_t nx = plan->desc.n[0], ny = plan->desc.n[1], half = nx / 2 + 1;
     ClfTransformKind k = plan->desc.kind;

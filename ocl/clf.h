@@ -123,6 +123,18 @@ typedef struct
   size_t batch;                 /* >= 1 */
   ClfLayout in, out;
   int normalize;                /* multiply by 1/(n[0]*n[1]) */
+
+  /* 1D C2C only, each optional (0 or NULL: off). Element j of every
+   * input is taken as zero for j >= in_extent, whatever the buffer holds
+   * there, and as x[j] * in_multiplier[j] (n[0] complex values, which the
+   * plan keeps a reference to) where a multiplier is given: the pointwise
+   * product of a convolution, done as the transform reads its input.
+   * Outputs at k >= out_extent may be left unwritten. Plans on CPU devices
+   * take all three into their first and last stages (writing no more
+   * than out_extent outputs); elsewhere a pass before the transform
+   * applies the first two. */
+  size_t in_extent, out_extent;
+  cl_mem in_multiplier;
 } ClfPlanDesc;
 
 typedef struct _ClfPlan ClfPlan;

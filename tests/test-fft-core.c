@@ -46,7 +46,7 @@ run_case (const ClfPlanDesc * desc, int naive, int in_place)
   size_t nx = d.n[0], ny = d.dim == 2 ? d.n[1] : 1, half = nx / 2 + 1;
   size_t total = nx * ny, in_bytes, out_bytes;
   int real_in = d.kind == CLF_R2C, real_out = d.kind == CLF_C2R;
-  float *in_host, *out_host;
+  float *in_host, *out_host, *mul = NULL;
   double *x, *ref, worst = 0;
   cl_mem in_mem, out_mem;
   int sign = d.direction == CLF_INVERSE || d.kind == CLF_C2R ? 1 : -1;
@@ -73,6 +73,10 @@ run_case (const ClfPlanDesc * desc, int naive, int in_place)
       d.out.stride[1] = out_row * d.out.stride[0];
     if (!d.out.dist)
       d.out.dist = ny > 1 ? d.out.stride[1] * ny : out_row * d.out.stride[0];
+  }
+  if (d.in_multiplier) {
+    mul = malloc (2 * sizeof (float) * nx);
+    harness_read (d.in_multiplier, 2 * sizeof (float) * nx, mul);
   }
   in_bytes = clf_plan_input_size (plan);
   out_bytes = clf_plan_output_size (plan);
@@ -138,8 +142,17 @@ run_case (const ClfPlanDesc * desc, int naive, int in_place)
           x[2 * li + 1] = conj ? -in_host[2 * i + 1] : in_host[2 * i + 1];
         } else {
           size_t i = layout_index (&d.in, k, y, b);
-          x[2 * li] = in_host[2 * i];
-          x[2 * li + 1] = in_host[2 * i + 1];
+          double re = in_host[2 * i], im = in_host[2 * i + 1];
+          /* an input extent: what lies beyond is taken as zero */
+          if (d.in_extent && k >= d.in_extent)
+            re = im = 0.0;
+          if (mul) {
+            double t = re * mul[2 * k] - im * mul[2 * k + 1];
+            im = re * mul[2 * k + 1] + im * mul[2 * k];
+            re = t;
+          }
+          x[2 * li] = re;
+          x[2 * li + 1] = im;
         }
       }
     if (naive && ny == 1)
@@ -152,7 +165,8 @@ run_case (const ClfPlanDesc * desc, int naive, int in_place)
 
     /* gather the output and compare */
     {
-      size_t cols = d.kind == CLF_R2C ? half : nx;
+      /* an output extent: only the outputs before it are written */
+      size_t cols = d.kind == CLF_R2C ? half : d.out_extent ? d.out_extent : nx;
       size_t cnt = cols * ny;
       float *got = malloc (2 * sizeof (float) * cnt);
       double *want = malloc (2 * sizeof (double) * cnt);
@@ -185,6 +199,7 @@ run_case (const ClfPlanDesc * desc, int naive, int in_place)
   clf_plan_free (plan);
   free (in_host);
   free (out_host);
+  free (mul);
   free (x);
   free (ref);
   return worst;
@@ -841,6 +856,104 @@ test_cpu_path_chunks (void)
   unsetenv ("CLFFT_CPU_PATH");
 }
 
+/* n random complex values in a new device buffer */
+static cl_mem
+random_multiplier (size_t n, unsigned seed)
+{
+  float *m = malloc (2 * sizeof (float) * n);
+  cl_mem mem;
+
+  ref_fill_random (m, 2 * n, seed);
+  mem = harness_buffer (2 * sizeof (float) * n, m);
+  free (m);
+  return mem;
+}
+
+/* 1D C2C with an input extent (garbage beyond it, taken as zero), an
+ * input multiplier and an output extent, alone and together */
+static void
+check_extents (const char *what, size_t n, size_t batch, ClfDirection dir,
+    size_t in_extent, int multiply, size_t out_extent)
+{
+  ClfPlanDesc d;
+  char label[160];
+
+  clf_plan_desc_init (&d, CLF_C2C, dir, n, 0, batch);
+  d.in_extent = in_extent;
+  d.out_extent = out_extent;
+  d.in_multiplier = multiply ? random_multiplier (n, (unsigned) n) : NULL;
+  snprintf (label, sizeof (label), "%s (input<%zu%s, output<%zu)", what,
+      in_extent, multiply ? " multiplied" : "", out_extent);
+  check_err (label, n, 1, run_case (&d, 0, 0));
+  check_err (label, n, 1, run_case (&d, 0, 1));
+  /* strided and adjacent transforms: the CPU path's column mode */
+  d.in.stride[0] = batch;
+  d.in.dist = 1;
+  d.out.stride[0] = batch;
+  d.out.dist = 1;
+  check_err (label, n, 1, run_case (&d, 0, 0));
+  if (d.in_multiplier)
+    clReleaseMemObject (d.in_multiplier);
+}
+
+static void
+check_extent_cases (void)
+{
+  check_extents ("extents", 3072, 5, CLF_FORWARD, 1920, 0, 0);
+  check_extents ("extents", 2240, 3, CLF_INVERSE, 0, 1, 1080);
+  check_extents ("extents", 1000, 9, CLF_INVERSE, 700, 1, 999);
+  check_extents ("extents", 64, 16, CLF_FORWARD, 1, 1, 1);
+  check_extents ("extents", 1009, 2, CLF_FORWARD, 500, 1, 300);
+}
+
+/* ClfPlanDesc's input extent, multiplier and output extent: on the
+ * device's own path (PoCL: CPU passes, in both orders and in chunks),
+ * through the pass that applies them before other transforms, and
+ * refused where they do not apply */
+static void
+test_extents_and_multiplier (void)
+{
+  static const char *orders[] = { "0", "1" };
+  ClfContext *ctx = harness_context ();
+  ClfError err = { 0, };
+  ClfPlanDesc d;
+  ClfPlan *plan;
+
+  check_extent_cases ();
+  setenv ("CLFFT_CPU_PATH", "1", 1);
+  setenv ("CLFFT_CPU_CHUNK", "65536", 1);
+  for (int o = 0; o < 2; o++) {
+    setenv ("CLFFT_CPU_ORDER", orders[o], 1);
+    check_extent_cases ();
+  }
+  unsetenv ("CLFFT_CPU_ORDER");
+  unsetenv ("CLFFT_CPU_CHUNK");
+  unsetenv ("CLFFT_CPU_PATH");
+  use_gpu_programs (1, 0);
+  check_extent_cases ();
+  use_gpu_programs (0, 0);
+
+  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 64, 64, 1);
+  d.in_extent = 10;
+  plan = clf_plan_new (ctx, &d, &err);
+  CHECK (!plan && err.code == CLF_ERROR_INVALID_ARG, "2D extent accepted");
+  clf_plan_desc_init (&d, CLF_R2C, CLF_FORWARD, 64, 0, 1);
+  d.out_extent = 10;
+  plan = clf_plan_new (ctx, &d, &err);
+  CHECK (!plan && err.code == CLF_ERROR_INVALID_ARG, "R2C extent accepted");
+  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 64, 0, 1);
+  d.in_extent = 65;
+  plan = clf_plan_new (ctx, &d, &err);
+  CHECK (!plan && err.code == CLF_ERROR_INVALID_ARG,
+      "extent beyond the length accepted");
+  d.in_extent = 0;
+  d.in_multiplier = random_multiplier (63, 1);
+  plan = clf_plan_new (ctx, &d, &err);
+  CHECK (!plan && err.code == CLF_ERROR_INVALID_ARG,
+      "multiplier of 63 values for 64 accepted");
+  clReleaseMemObject (d.in_multiplier);
+}
+
 static void
 test_errors (void)
 {
@@ -922,5 +1035,7 @@ main (int argc, char **argv)
   harness_run ("round trip", test_round_trip);
   harness_run ("CPU path composites of 11 and 31", test_cpu_path_composites);
   harness_run ("CPU path in chunks", test_cpu_path_chunks);
+  harness_run ("input and output extents, input multiplier",
+      test_extents_and_multiplier);
   return harness_finish ();
 }

@@ -127,14 +127,15 @@ multiply_spectrum (__global float2 * spec, __global const float2 * kspec,
 
 /* The staged form of fft_convolve_line (fft.cl), for devices where plans
  * run faster than the fused kernel (PoCL): line b of the pass into row b
- * of buf (n wide), and back out of it after the transforms. */
+ * of buf (n wide), its first fill samples (the forward plan takes the
+ * rest as zeros), and back out of it after the transforms. */
 __kernel void
 line_load (__global uchar * raw, __global float2 * lines, uint16 chan,
-    int8 geo, __global float2 * buf, uint n, uint count, int pass)
+    int8 geo, __global float2 * buf, uint n, uint count, int pass, uint fill)
 {
   uint j = get_global_id (0), b = get_global_id (1);
 
-  if (j >= n || b >= count)
+  if (j >= fill || b >= count)
     return;
   buf[(size_t) b * n + j] = pass == 1 ?
       line_load_rows (raw, lines, chan, geo, b, j) :
@@ -196,7 +197,7 @@ pair_line (__global uchar * raw, uint16 chan, int8 geo, uint p, int rows,
 
 __kernel void
 line_load_each (__global uchar * raw, __global float2 * lines, uint16 chan,
-    int8 geo, __global float2 * buf, uint n, uint count, int pass)
+    int8 geo, __global float2 * buf, uint n, uint count, int pass, uint fill)
 {
   uint b = get_global_id (0);
   __global float2 *out = buf + (size_t) b * n;
@@ -207,7 +208,7 @@ line_load_each (__global uchar * raw, __global float2 * lines, uint16 chan,
   if (pass == 1) {
     PairLine row = pair_line (raw, chan, geo, b / h, 1, b % h);
 
-    for (uint j = 0; j < n; j++) {
+    for (uint j = 0; j < fill; j++) {
       int sx = edge_index ((int) j - geo.s2, w, geo.s3);
       float2 v = (float2) (0.0f, 0.0f);
       if (sx >= 0) {
@@ -221,7 +222,7 @@ line_load_each (__global uchar * raw, __global float2 * lines, uint16 chan,
     }
   } else {
     __global const float2 *line = lines + (size_t) b * h;
-    for (uint j = 0; j < n; j++) {
+    for (uint j = 0; j < fill; j++) {
       int sy = edge_index ((int) j - geo.s2, h, geo.s3);
       out[j] = sy >= 0 ? line[sy] : (float2) (0.0f, 0.0f);
     }

@@ -19,11 +19,12 @@ typedef struct _ClfLinePass ClfLinePass;
 /* count lines padded to length n. On GPUs one fused kernel per pass
  * (load, transform, multiply, transform back, store) when a line fits a
  * work-group's local memory; else line_load, two plans, the multiply and
- * line_store, which PoCL runs faster. edges: the lines will hold the frame
- * alone (clf_line_pass_set_clamped_kernel), so a fused kernel adds the
- * clamped edges too. */
+ * line_store, which PoCL runs faster. frame: the lines will hold that
+ * many frame samples alone, zeros after them
+ * (clf_line_pass_set_clamped_kernel), so a fused kernel adds the clamped
+ * edges too and the plans skip the zeros; 0: padded lines. */
 ClfLinePass *clf_line_pass_new (ClfContext * ctx, ClfLineAxis axis,
-    size_t n, size_t count, int edges, ClfError * err);
+    size_t n, size_t count, size_t frame, ClfError * err);
 void clf_line_pass_free (ClfLinePass * lp);
 
 /* The 1D kernel: taps values, tap i at offset i - centre (a true

@@ -771,10 +771,10 @@ separable_alloc (ClfConvolve2d * conv, Group * g, ClfError * err)
   size_t pairs = pairs_of (g);
 
   g->rows = clf_line_pass_new (conv->ctx, CLF_LINES_ROWS, g->nx,
-      pairs * g->height, clamp_extent (g, CLF_LINES_ROWS) != 0, err);
+      pairs * g->height, clamp_extent (g, CLF_LINES_ROWS), err);
   if (g->rows)
     g->cols = clf_line_pass_new (conv->ctx, CLF_LINES_COLUMNS, g->ny,
-        pairs * g->width, clamp_extent (g, CLF_LINES_COLUMNS) != 0, err);
+        pairs * g->width, clamp_extent (g, CLF_LINES_COLUMNS), err);
   if (g->cols)
     g->lines = clf_context_alloc (conv->ctx, CL_MEM_READ_WRITE,
         pairs * g->width * g->height * sizeof (cl_float2), err);

@@ -88,12 +88,27 @@ enum
  * Costing the last transposed stage as groups of LAST_STAGE_GROUP
  * butterflies (partial groups run whole) reordered most row lengths'
  * radices (1000: 40x25, whose first stage then runs a scalar rest) and
- * ran 1000 x1024 1.21-1.59x slower, 1920x1080 0.95-1.03x. */
+ * ran 1000 x1024 1.21-1.59x slower, 1920x1080 0.95-1.03x.
+ * Radices above 16 cost more again where a stage is vectorised across
+ * work-items (every stage but the transposed order's last, whose
+ * butterflies sit in the lanes of one work-item): each work-item's 2R
+ * values no longer fit the registers. With that, on the twenty-second
+ * session's 2-core EPYC 1120 x3840 ran as 10x14x8 in 3.2-3.4 ms
+ * against 5.3-5.4 as 32x35, 3072 x2160 as 12x16x16 in 5.4-5.6 against
+ * 7.5, 4096 x256 as 16x16x16 in 0.67-0.80 against 0.75-0.82 as 64x64,
+ * 1024 x4096 as 16x64 in 3.2-3.3 against 4.5-4.6 as 32x32, 1920x1080 in
+ * 2.9 against 3.3-3.5; 2046 and 1000 kept their plans. When the
+ * machine's memory was busy (everything 2x slower) 64x64 won instead. */
+#define WIDE_RADIX_COST 0.5
+
 static double
 stage_cost (size_t n, size_t ns, unsigned R, int order)
 {
   double c = 1.0 + (R > 32 ? 0.45 : R > 24 ? 0.2 : R > 16 ? 0.1 : 0.0);
   size_t q = n / (ns * R), e0;
+
+  if (R > 16 && !(order == ORDER_TRANSPOSED && q == 1))
+    c += WIDE_RADIX_COST;
 
   if (order == ORDER_COLUMNS)
     return c + (R > 32 ? 0.15 : 0.0);

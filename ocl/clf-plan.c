@@ -1833,30 +1833,42 @@ add_bluestein (ClfPlan * plan, const Axis * ax, ClfError * err)
   return CLF_OK;
 }
 
+/* A helper pass that reads the axis's input (kernel arguments 2-4: its
+ * layout, length and batch) and writes it packed into new scratch, which
+ * the axis reads instead; *p takes the pass's other arguments. */
+static ClfStatus
+add_repack_pass (ClfPlan * plan, Axis * ax, const char *name, Pass ** p,
+    ClfError * err)
+{
+  int work = new_scratch (plan, ax->n * ax->batch * sizeof (cl_float2), err);
+  cl_uint8 in = addr_to_cl (ax->in);
+  cl_uint un = (cl_uint) ax->n, ub = (cl_uint) ax->batch;
+  ClfStatus st;
+
+  if (work < 0)
+    return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+  st = add_helper_pass (plan, name, ax->src, work, ax->n, ax->batch, p, err);
+  if (st != CLF_OK)
+    return st;
+  SET_ARG ((*p)->kernel, 2, in);
+  SET_ARG ((*p)->kernel, 3, un);
+  SET_ARG ((*p)->kernel, 4, ub);
+  ax->src = work;
+  ax->in = addr_1level (0, 1, ax->n);
+  return CLF_OK;
+}
+
 /* Hermitian input that a single pass cannot read directly: expand it to a
  * full complex signal first. */
 static ClfStatus
 expand_hermitian (ClfPlan * plan, Axis * ax, ClfError * err)
 {
-  int work = new_scratch (plan, ax->n * ax->batch * sizeof (cl_float2), err);
-  cl_uint8 in = addr_to_cl (ax->in);
-  cl_uint un = (cl_uint) ax->n, ub = (cl_uint) ax->batch;
   Pass *p;
-  ClfStatus st;
+  ClfStatus st = add_repack_pass (plan, ax, "hermitian_expand", &p, err);
 
-  if (work < 0)
-    return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
-  st = add_helper_pass (plan, "hermitian_expand", ax->src, work, ax->n,
-      ax->batch, &p, err);
-  if (st != CLF_OK)
-    return st;
-  SET_ARG (p->kernel, 2, in);
-  SET_ARG (p->kernel, 3, un);
-  SET_ARG (p->kernel, 4, ub);
-  ax->src = work;
-  ax->in = addr_1level (0, 1, ax->n);
-  ax->flags &= ~IN_HERMITIAN;
-  return CLF_OK;
+  if (st == CLF_OK)
+    ax->flags &= ~IN_HERMITIAN;
+  return st;
 }
 
 /* The input extent and multiplier as a pass of their own: the input,
@@ -1865,29 +1877,17 @@ expand_hermitian (ClfPlan * plan, Axis * ax, ClfError * err)
 static ClfStatus
 prepare_input (ClfPlan * plan, Axis * ax, ClfError * err)
 {
-  int work = new_scratch (plan, ax->n * ax->batch * sizeof (cl_float2), err);
-  cl_uint8 in = addr_to_cl (ax->in);
-  cl_uint un = (cl_uint) ax->n, ub = (cl_uint) ax->batch;
-  cl_uint extent = ax->in_extent ? ax->in_extent : un;
+  cl_uint extent = ax->in_extent ? ax->in_extent : (cl_uint) ax->n;
   cl_uint use_mul = ax->multiplier != NULL;
+  cl_mem mul = ax->multiplier;
   Pass *p;
-  ClfStatus st;
+  ClfStatus st = add_repack_pass (plan, ax, "input_prepare", &p, err);
 
-  if (work < 0)
-    return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
-  st = add_helper_pass (plan, "input_prepare", ax->src, work, ax->n,
-      ax->batch, &p, err);
   if (st != CLF_OK)
     return st;
-  SET_ARG (p->kernel, 2, in);
-  SET_ARG (p->kernel, 3, un);
-  SET_ARG (p->kernel, 4, ub);
   SET_ARG (p->kernel, 5, extent);
-  clSetKernelArg (p->kernel, 6, sizeof (cl_mem), use_mul ?
-      &ax->multiplier : NULL);
+  clSetKernelArg (p->kernel, 6, sizeof (cl_mem), use_mul ? &mul : NULL);
   SET_ARG (p->kernel, 7, use_mul);
-  ax->src = work;
-  ax->in = addr_1level (0, 1, ax->n);
   ax->in_extent = 0;
   ax->multiplier = NULL;
   return CLF_OK;

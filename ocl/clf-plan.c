@@ -2025,6 +2025,11 @@ validate (ClfPlanDesc * d, ClfError * err)
       return clf_set_error (err, CLF_ERROR_INVALID_ARG,
           "extents %zu (input) and %zu (output) beyond the length %zu",
           d->in_extent, d->out_extent, nx);
+    /* an extent of the whole length is none (and no pass of its own) */
+    if (d->in_extent == nx)
+      d->in_extent = 0;
+    if (d->out_extent == nx)
+      d->out_extent = 0;
     if (d->in_multiplier && (clGetMemObjectInfo (d->in_multiplier,
                 CL_MEM_SIZE, sizeof (bytes), &bytes, NULL) != CL_SUCCESS
             || bytes < nx * sizeof (cl_float2)))

@@ -933,6 +933,21 @@ test_extents_and_multiplier (void)
   check_extent_cases ();
   use_gpu_programs (0, 0);
 
+  /* extents of the whole length add no pass where passes apply them */
+  use_gpu_programs (1, 0);
+  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 1000, 0, 4);
+  d.in_extent = 1000;
+  d.out_extent = 1000;
+  plan = clf_plan_new (ctx, &d, &err);
+  CHECK (plan && !strstr (clf_plan_describe (plan), "input<"),
+      "whole-length extent planned as one: %s", plan ?
+      clf_plan_describe (plan) : err.message);
+  CHECK (plan && clf_debug_plan_passes (plan) == 1,
+      "whole-length extent added a pass (%d)", plan ?
+      clf_debug_plan_passes (plan) : -1);
+  clf_plan_free (plan);
+  use_gpu_programs (0, 0);
+
   clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 64, 64, 1);
   d.in_extent = 10;
   plan = clf_plan_new (ctx, &d, &err);

@@ -140,14 +140,16 @@ new_fused (ClfLinePass * lp, ClfError * err)
       "clEnqueueWriteBuffer (twiddles)", err);
 }
 
-/* On CPU devices the plans' first and last stages take the frame's
- * extent and the kernel multiply (ClfPlanDesc): line_load writes no
- * zeros, the inverse writes only what line_store reads, and no pass of
- * its own multiplies. On PoCL (2-core EPYC) 1080p RGBA at radius 1000
- * (lines of 3072 and 2240 for 1920 and 1080 samples) took 64.0-65.6 ms a
- * frame against 70.2-72.8; at radius 4 it stayed level. GPUs keep the
- * multiply pass, which would otherwise become a plan pass into scratch
- * of the lines' size. */
+/* On CPU devices the plans' first stages take the frame's extent and
+ * the kernel multiply (ClfPlanDesc): line_load writes no zeros and no
+ * pass of its own multiplies. On PoCL (2-core EPYC) 1080p RGBA at radius
+ * 1000 (lines of 3072 and 2240 for 1920 and 1080 samples) took 64.0-65.6
+ * ms a frame against 70.2-72.8; at radius 4 it stayed level. An output
+ * extent for the inverse gained nothing measurable and doubled the cold
+ * build of small frames' plans (320x240: 9.1 s against 4.9), whose last
+ * stages of radix 42 it compiled twice. GPUs keep the multiply pass,
+ * which would otherwise become a plan pass into scratch of the lines'
+ * size. */
 static ClfStatus
 new_staged (ClfLinePass * lp, ClfError * err)
 {
@@ -168,10 +170,8 @@ new_staged (ClfLinePass * lp, ClfError * err)
   if (!(lp->fwd = clf_plan_new (lp->ctx, &desc, err)))
     return err ? err->code : CLF_ERROR_OPENCL;
   clf_plan_desc_init (&desc, CLF_C2C, CLF_INVERSE, lp->n, 0, lp->count);
-  if (cpu) {
+  if (cpu)
     desc.in_multiplier = lp->kspec;
-    desc.out_extent = lp->fill;
-  }
   if (!(lp->inv = clf_plan_new (lp->ctx, &desc, err)))
     return err ? err->code : CLF_ERROR_OPENCL;
   lp->buf = clf_context_alloc (lp->ctx, CL_MEM_READ_WRITE,

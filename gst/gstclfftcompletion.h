@@ -32,8 +32,10 @@ void gst_clfft_completion_drain (GstClfftCompletion * c);
 void gst_clfft_completion_free (GstClfftCompletion * c);
 
 /* Waits for done (released; NULL: nothing to wait for): CL_SUCCESS, or
- * the error the wait or the command ended in. */
-cl_int gst_clfft_completion_wait_event (cl_event done);
+ * the error the wait or the command ended in. poll: poll the event for
+ * a while before sleeping, for a thread with nothing else to do that
+ * waits for short work. */
+cl_int gst_clfft_completion_wait_event (cl_event done, gboolean poll);
 
 G_END_DECLS
 

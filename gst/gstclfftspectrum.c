@@ -796,7 +796,8 @@ cl_error:
 static gboolean
 audio_wait_chunk (GstClfftSpectrumAudio * a, cl_event done, ClfError * err)
 {
-  cl_int status = gst_clfft_completion_wait_event (done);
+  /* the streaming thread waits for a few small commands */
+  cl_int status = gst_clfft_completion_wait_event (done, TRUE);
 
   if (status == CL_SUCCESS)
     return TRUE;

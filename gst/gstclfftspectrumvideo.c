@@ -382,6 +382,7 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
     clf_set_cl_error (&err, status, "clSetKernelArg (spectrum_video_map)");
     goto error;
   }
+  /* exactly a work-item per pixel: the kernel checks no bounds */
   status = clEnqueueNDRangeKernel (q, v->k_map, 2, NULL, gs2, NULL, 0, NULL,
       NULL);
   if (status != CL_SUCCESS) {

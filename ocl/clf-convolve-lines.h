@@ -49,6 +49,10 @@ ClfStatus clf_line_pass_enqueue (ClfLinePass * lp, cl_mem raw, cl_mem lines,
 
 size_t clf_line_pass_device_bytes (size_t n, size_t count, int fused,
     size_t clamp_extent);
+/* Bytes the lines buffer needs past the frame's lines for a pass over
+ * lines of n samples (frame as for clf_line_pass_new) */
+size_t clf_line_pass_lines_slack (ClfContext * ctx, ClfLineAxis axis,
+    size_t n, size_t frame);
 int clf_line_pass_is_fused (ClfLinePass * lp);
 /* Whether clf_line_pass_new would fuse on this device */
 int clf_line_pass_would_fuse (ClfContext * ctx, size_t n);

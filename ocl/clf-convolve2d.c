@@ -204,12 +204,21 @@ clamp_extent (const Group * g, ClfLineAxis axis)
   return axis == CLF_LINES_ROWS ? g->width : g->height;
 }
 
+/* The lines buffer between a group's two passes */
+static size_t
+lines_bytes (ClfContext * ctx, const Group * g)
+{
+  return pairs_of (g) * g->width * g->height * sizeof (cl_float2) +
+      clf_line_pass_lines_slack (ctx, CLF_LINES_COLUMNS, g->ny,
+      clamp_extent (g, CLF_LINES_COLUMNS));
+}
+
 /* Device bytes of a group, and the largest single buffer in *largest */
 static size_t
 separable_bytes (ClfContext * ctx, const Group * g, size_t *largest)
 {
   size_t pairs = pairs_of (g);
-  size_t lines = pairs * g->width * g->height * sizeof (cl_float2);
+  size_t lines = lines_bytes (ctx, g);
   size_t rows = pairs * g->height, cols = pairs * g->width;
   int fuse_rows = clf_line_pass_would_fuse (ctx, g->nx);
   int fuse_cols = clf_line_pass_would_fuse (ctx, g->ny);
@@ -777,7 +786,7 @@ separable_alloc (ClfConvolve2d * conv, Group * g, ClfError * err)
         pairs * g->width, clamp_extent (g, CLF_LINES_COLUMNS), err);
   if (g->cols)
     g->lines = clf_context_alloc (conv->ctx, CL_MEM_READ_WRITE,
-        pairs * g->width * g->height * sizeof (cl_float2), err);
+        lines_bytes (conv->ctx, g), err);
   if (!g->lines) {
     if (g->rows)
       clf_line_pass_free (g->rows);

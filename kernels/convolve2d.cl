@@ -7,7 +7,11 @@
 /* Reads one channel of a frame in the raw byte buffer (8 bits, or 16 bits
  * little endian) into plane `index` of the padded nx * ny float grids:
  * position (px, py) holds the frame sample (px - left, py - top), extended
- * by the edge mode. Samples stay in code values (0..255 or 0..65535). */
+ * by the edge mode. Samples stay in code values (0..255 or 0..65535).
+ * Launched with exactly nx x ny work-items: PoCL vectorises the clamp
+ * and zero edges across work-items only without a bounds check and
+ * without loads under conditions (3.0 ms a channel of a 4096x3136 grid
+ * on a 2-core EPYC, 9.6 with them). */
 __kernel void
 unpack_channel (__global const uchar * raw, uint offset, uint pixel_stride,
     uint row_bytes, int width, int height, int bits16,
@@ -15,17 +19,25 @@ unpack_channel (__global const uchar * raw, uint offset, uint pixel_stride,
     int edge)
 {
   int px = get_global_id (0), py = get_global_id (1);
+  int x = px - left, y = py - top;
   __global float *plane = grid + (size_t) index * nx * ny;
   int sx, sy;
-  float v = 0.0f;
+  float v;
 
-  if (px >= nx || py >= ny)
-    return;
-  sx = edge_index (px - left, width, edge);
-  sy = edge_index (py - top, height, edge);
-  if (sx >= 0 && sy >= 0)
+  if (edge == EDGE_CLAMP || edge == EDGE_ZERO) {
+    /* zero: the nearest sample, read and then dropped */
+    sx = clamp (x, 0, width - 1);
+    sy = clamp (y, 0, height - 1);
     v = sample_read (raw + offset + (size_t) sy * row_bytes +
         (size_t) sx * pixel_stride, bits16);
+    if (edge == EDGE_ZERO && (sx != x || sy != y))
+      v = 0.0f;
+  } else {
+    sx = edge_index (x, width, edge);
+    sy = edge_index (y, height, edge);
+    v = sample_read (raw + offset + (size_t) sy * row_bytes +
+        (size_t) sx * pixel_stride, bits16);
+  }
   plane[(size_t) py * nx + px] = v;
 }
 

@@ -413,6 +413,20 @@ enqueue_2d (ClfConvolve2d * conv, cl_kernel k, size_t gx, size_t gy,
   return clf_context_launch (conv->ctx, k, gx, gy, side, side, what, err);
 }
 
+/* Exactly gx x gy work-items, for kernels without bounds checks: rows
+ * of the largest divisor of gx up to 64 (16 to 64 for the grids' smooth
+ * lengths) */
+static ClfStatus
+enqueue_exact (ClfConvolve2d * conv, cl_kernel k, size_t gx, size_t gy,
+    const char *what, ClfError * err)
+{
+  size_t lx = gx < 64 ? gx : 64;
+
+  while (gx % lx)
+    lx--;
+  return clf_context_launch (conv->ctx, k, gx, gy, lx, 1, what, err);
+}
+
 /* rows of count work-items, 64 to a work-group */
 static ClfStatus
 enqueue_1d (ClfConvolve2d * conv, cl_kernel k, size_t count, size_t rows,
@@ -987,7 +1001,7 @@ enqueue_channel (ClfConvolve2d * conv, const Work * w, const Group * g,
   SET_ARG (k, a++, top, "top");
   if (unpack) {
     SET_ARG (k, a++, edge, "edge");
-    return enqueue_2d (conv, k, g->nx, g->ny, "unpacking a channel", err);
+    return enqueue_exact (conv, k, g->nx, g->ny, "unpacking a channel", err);
   }
   return enqueue_2d (conv, k, ch->width, ch->height, "packing a channel", err);
 }

@@ -856,6 +856,37 @@ test_cpu_path_chunks (void)
   unsetenv ("CLFFT_CPU_PATH");
 }
 
+/* C2R on the CPU path: its first stage reads the half spectrum forwards
+ * for its first inputs and mirrored for the last, with one input that
+ * crosses n/2 when the first radix is odd. Lengths with even and odd
+ * first radices (CLFFT_CPU_ORDER 0 and 1 plan some differently), odd
+ * lengths, single stages, a padded batch. */
+static void
+test_cpu_path_c2r (void)
+{
+  static const size_t sizes[] = { 15, 16, 45, 98, 135, 250, 726, 1000,
+    1125, 1215, 1922, 2046, 3072
+  };
+  static const char *orders[] = { "0", "1" };
+  setenv ("CLFFT_CPU_PATH", "1", 1);
+  for (int o = 0; o < 2; o++) {
+    ClfPlanDesc d;
+    setenv ("CLFFT_CPU_ORDER", orders[o], 1);
+    for (size_t i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++)
+      check_err ("cpu c2r", sizes[i], 1, run_simple (CLF_C2R, CLF_INVERSE,
+              sizes[i], 0, 3));
+    check_err ("cpu 2d c2r", 135, 20, run_simple (CLF_C2R, CLF_INVERSE, 135,
+            20, 2));
+    /* transforms 700 half spectra apart, offset into the buffer */
+    clf_plan_desc_init (&d, CLF_C2R, CLF_INVERSE, 1125, 0, 3);
+    d.in.offset = 7;
+    d.in.dist = 700;
+    check_err ("cpu c2r padded", 1125, 1, run_case (&d, 0, 0));
+  }
+  unsetenv ("CLFFT_CPU_ORDER");
+  unsetenv ("CLFFT_CPU_PATH");
+}
+
 /* n random complex values in a new device buffer */
 static cl_mem
 random_multiplier (size_t n, unsigned seed)
@@ -1050,6 +1081,7 @@ main (int argc, char **argv)
   harness_run ("round trip", test_round_trip);
   harness_run ("CPU path composites of 11 and 31", test_cpu_path_composites);
   harness_run ("CPU path in chunks", test_cpu_path_chunks);
+  harness_run ("CPU path C2R first stages", test_cpu_path_c2r);
   harness_run ("input and output extents, input multiplier",
       test_extents_and_multiplier);
   return harness_finish ();

@@ -8,24 +8,20 @@
  * little endian) into plane `index` of the padded nx * ny float grids:
  * position (px, py) holds the frame sample (px - left, py - top), extended
  * by the edge mode. Samples stay in code values (0..255 or 0..65535).
- * Launched with exactly nx x ny work-items: PoCL vectorises the clamp
- * and zero edges across work-items only without a bounds check and
- * without loads under conditions (3.0 ms a channel of a 4096x3136 grid
- * on a 2-core EPYC, 9.6 with them). */
-__kernel void
-unpack_channel (__global const uchar * raw, uint offset, uint pixel_stride,
+ * Clamp and zero edges read the nearest frame sample, which zero drops:
+ * no load under a condition. */
+inline void
+unpack_sample (__global const uchar * raw, uint offset, uint pixel_stride,
     uint row_bytes, int width, int height, int bits16,
     __global float *grid, uint index, int nx, int ny, int left, int top,
-    int edge)
+    int edge, int px, int py)
 {
-  int px = get_global_id (0), py = get_global_id (1);
   int x = px - left, y = py - top;
   __global float *plane = grid + (size_t) index * nx * ny;
   int sx, sy;
   float v;
 
   if (edge == EDGE_CLAMP || edge == EDGE_ZERO) {
-    /* zero: the nearest sample, read and then dropped */
     sx = clamp (x, 0, width - 1);
     sy = clamp (y, 0, height - 1);
     v = sample_read (raw + offset + (size_t) sy * row_bytes +
@@ -39,6 +35,34 @@ unpack_channel (__global const uchar * raw, uint offset, uint pixel_stride,
         (size_t) sx * pixel_stride, bits16);
   }
   plane[(size_t) py * nx + px] = v;
+}
+
+/* GPUs: 16 x 16 tiles over the grid, rounded up */
+__kernel void
+unpack_channel (__global const uchar * raw, uint offset, uint pixel_stride,
+    uint row_bytes, int width, int height, int bits16,
+    __global float *grid, uint index, int nx, int ny, int left, int top,
+    int edge)
+{
+  int px = get_global_id (0), py = get_global_id (1);
+
+  if (px < nx && py < ny)
+    unpack_sample (raw, offset, pixel_stride, row_bytes, width, height,
+        bits16, grid, index, nx, ny, left, top, edge, px, py);
+}
+
+/* CPU devices: exactly nx x ny work-items, no bounds check. PoCL
+ * vectorises the unpack across work-items only without one (3.0 ms a
+ * channel of a 4096x3136 grid on a 2-core EPYC, 9.6 with it). */
+__kernel void
+unpack_channel_exact (__global const uchar * raw, uint offset,
+    uint pixel_stride, uint row_bytes, int width, int height, int bits16,
+    __global float *grid, uint index, int nx, int ny, int left, int top,
+    int edge)
+{
+  unpack_sample (raw, offset, pixel_stride, row_bytes, width, height, bits16,
+      grid, index, nx, ny, left, top, edge, get_global_id (0),
+      get_global_id (1));
 }
 
 /* Writes the cropped result back over the channel's samples in the raw

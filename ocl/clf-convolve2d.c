@@ -326,7 +326,8 @@ clf_convolve2d_new (ClfContext * ctx, ClfError * err)
     cl_kernel *slot;
     const char *name;
   } kernels[] = {
-    {&conv->unpack, "unpack_channel"},
+    {&conv->unpack, clf_context_is_cpu (ctx) ? "unpack_channel_exact" :
+          "unpack_channel"},
     {&conv->pack, "pack_channel"},
     {&conv->place_disk, "place_disk"},
     {&conv->place_taps, "place_taps"},
@@ -1001,7 +1002,10 @@ enqueue_channel (ClfConvolve2d * conv, const Work * w, const Group * g,
   SET_ARG (k, a++, top, "top");
   if (unpack) {
     SET_ARG (k, a++, edge, "edge");
-    return enqueue_exact (conv, k, g->nx, g->ny, "unpacking a channel", err);
+    /* CPU devices' form checks no bounds */
+    if (clf_context_is_cpu (conv->ctx))
+      return enqueue_exact (conv, k, g->nx, g->ny, "unpacking a channel", err);
+    return enqueue_2d (conv, k, g->nx, g->ny, "unpacking a channel", err);
   }
   return enqueue_2d (conv, k, ch->width, ch->height, "packing a channel", err);
 }

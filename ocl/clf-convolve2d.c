@@ -142,6 +142,15 @@ release_mem (cl_mem * mem)
   *mem = NULL;
 }
 
+/* Whether channels unpack through unpack_channel_exact, which checks no
+ * bounds and runs exactly a work-item per grid sample: CPU devices, where
+ * PoCL vectorises it only so; GPUs take unpack_channel in tiles */
+static int
+unpack_exact (ClfContext * ctx)
+{
+  return clf_context_is_cpu (ctx);
+}
+
 static size_t
 pairs_of (const Group * g)
 {
@@ -326,7 +335,7 @@ clf_convolve2d_new (ClfContext * ctx, ClfError * err)
     cl_kernel *slot;
     const char *name;
   } kernels[] = {
-    {&conv->unpack, clf_context_is_cpu (ctx) ? "unpack_channel_exact" :
+    {&conv->unpack, unpack_exact (ctx) ? "unpack_channel_exact" :
           "unpack_channel"},
     {&conv->pack, "pack_channel"},
     {&conv->place_disk, "place_disk"},
@@ -1002,8 +1011,7 @@ enqueue_channel (ClfConvolve2d * conv, const Work * w, const Group * g,
   SET_ARG (k, a++, top, "top");
   if (unpack) {
     SET_ARG (k, a++, edge, "edge");
-    /* CPU devices' form checks no bounds */
-    if (clf_context_is_cpu (conv->ctx))
+    if (unpack_exact (conv->ctx))
       return enqueue_exact (conv, k, g->nx, g->ny, "unpacking a channel", err);
     return enqueue_2d (conv, k, g->nx, g->ny, "unpacking a channel", err);
   }

@@ -32,14 +32,10 @@ name_matches (const char *name, const char *list)
 {
   while (*list) {
     size_t len = strcspn (list, "|");
-    char text[128];
 
-    if (len > 0 && len < sizeof (text)) {
-      memcpy (text, list, len);
-      text[len] = '\0';
-      if (strstr (name, text))
+    for (const char *at = name; len > 0 && *at; at++)
+      if (strncmp (at, list, len) == 0)
         return 1;
-    }
     list += len + (list[len] == '|');
   }
   return 0;

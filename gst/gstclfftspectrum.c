@@ -244,6 +244,8 @@ struct _GstClfftSpectrumAudio
   guint nch;                    /* analysed channels: channels, or 1 mixed */
   guint nfft, nbins, bands, hop;
   gfloat max_value;
+  gboolean linear;              /* band b is bin b */
+  guint band_run;               /* bands summed per work item */
 
   /* interleaved stream of nch channels: nfft frames of history, then the
    * chunk's m frames */
@@ -430,6 +432,15 @@ audio_new (GstClfftSpectrum * self)
   a->bpf = GST_AUDIO_INFO_BPF (info);
   a->nch = self->multi_channel ? a->channels : 1;
   a->bands = self->bands;
+  a->linear = !log_scale;
+  {
+    cl_device_type type = 0;
+
+    clGetDeviceInfo (clf_context_get_device (a->ctx), CL_DEVICE_TYPE,
+        sizeof (type), &type, NULL);
+    /* a CPU device vectorises a run of bands; a GPU wants them spread */
+    a->band_run = (type & CL_DEVICE_TYPE_CPU) ? 64 : 1;
+  }
   /* as spectrum: the largest value of the integer format, in float */
   a->max_value = (gfloat) ((1UL << ((GST_AUDIO_INFO_BPS (info) << 3) - 1))
       - 1);
@@ -652,7 +663,8 @@ audio_run_chunk (GstClfftSpectrumAudio * a, SpectrumChunk * chunk,
   gsize stream_floats = (gsize) (a->nfft + a->m) * a->nch;
   gsize sums = (gsize) nseg * a->nch * a->bands;
   cl_uint nfft = a->nfft, nch = a->nch, nffts_arg = nffts, nbins = a->nbins;
-  cl_uint nseg_arg = nseg, bands = a->bands, flags_arg = flags;
+  cl_uint nseg_arg = nseg, bands = a->bands, run = a->band_run;
+  cl_uint flags_arg = flags | (a->linear ? 4 : 0);
   cl_uint nev = a->nev;
   cl_float inv_n2 = 1.0 / ((gdouble) a->nfft * a->nfft), thr = threshold;
   ClfPlan *plan;
@@ -762,9 +774,10 @@ audio_run_chunk (GstClfftSpectrumAudio * a, SpectrumChunk * chunk,
   SET_ARG (a->k_accum, 13, a->d_mag);
   SET_ARG (a->k_accum, 14, a->d_phase);
   SET_ARG (a->k_accum, 15, nev);
+  SET_ARG (a->k_accum, 16, run);
   if (status != CL_SUCCESS)
     goto cl_error;
-  gs[0] = bands;
+  gs[0] = (bands + run - 1) / run;
   gs[1] = nseg * (gsize) nch;
   status = clEnqueueNDRangeKernel (q, a->k_accum, 2, NULL, gs, NULL, 0, NULL,
       NULL);

@@ -430,11 +430,8 @@ static ClfStatus
 enqueue_exact (ClfConvolve2d * conv, cl_kernel k, size_t gx, size_t gy,
     const char *what, ClfError * err)
 {
-  size_t lx = gx < 64 ? gx : 64;
-
-  while (gx % lx)
-    lx--;
-  return clf_context_launch (conv->ctx, k, gx, gy, lx, 1, what, err);
+  return clf_context_launch (conv->ctx, k, gx, gy,
+      clf_largest_divisor_upto (gx, 64), 1, what, err);
 }
 
 /* rows of count work-items, 64 to a work-group */

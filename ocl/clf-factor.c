@@ -107,6 +107,17 @@ clf_next_smooth (size_t n)
   }
 }
 
+/* The largest divisor of n up to limit (1 if none above it): work-group
+ * sizes for launches of exactly n work-items */
+size_t
+clf_largest_divisor_upto (size_t n, size_t limit)
+{
+  for (size_t d = limit < n ? limit : n; d > 1; d--)
+    if (n % d == 0)
+      return d;
+  return 1;
+}
+
 /* The divisor N1 of n with N1 <= limit and n/N1 <= limit that is closest to
  * sqrt(n), both halves smooth; 0 if none. */
 size_t

@@ -225,15 +225,6 @@ cpu_radices (size_t n, int order, unsigned *radices, double *cost)
   return count;
 }
 
-static size_t
-largest_divisor_upto (size_t n, size_t limit)
-{
-  for (size_t d = limit < n ? limit : n; d > 1; d--)
-    if (n % d == 0)
-      return d;
-  return 1;
-}
-
 /* work-group size along dimension 0: a multiple of LANES when the extent
  * is one */
 static size_t
@@ -244,7 +235,7 @@ local0_for (size_t e0)
       if (e0 % d == 0)
         return d;
   }
-  return largest_divisor_upto (e0, WG_TARGET);
+  return clf_largest_divisor_upto (e0, WG_TARGET);
 }
 
 /* work-group size along dimension 1: a power of two, so that PoCL (which

@@ -1722,17 +1722,41 @@ add_three_step (ClfPlan * plan, const Axis * ax, const size_t f[3],
       (cl_uint) (n1 * n2), err);
 }
 
-static ClfStatus
-add_helper_pass (ClfPlan * plan, const char *name, int src, int dst,
-    size_t gx, size_t gy, Pass ** out, ClfError * err)
+/* Work-groups of a helper's exact form on gx work-items: the largest
+ * divisor of gx up to 256 (254-point transforms: 127) */
+#define EXACT_GROUP_LIMIT 256
+
+/* Whether a CPU device runs a helper's exact form (no bounds checks) on
+ * gx work-items: gx has a divisor from 8 (PoCL's vector lanes) to
+ * EXACT_GROUP_LIMIT for its work-groups */
+static int
+exact_launch (ClfPlan * plan, size_t gx)
 {
-  Pass *p = new_pass (plan, name, src, dst, err);
+  return clf_context_is_cpu (plan->ctx) &&
+      clf_largest_divisor_upto (gx, EXACT_GROUP_LIMIT) >= 8;
+}
+
+/* A helper pass of gx x gy work-items: the kernel exact (NULL: none),
+ * which checks no bounds, where exact_launch allows, else name on gx
+ * rounded up to 64 */
+static ClfStatus
+add_helper_pass (ClfPlan * plan, const char *name, const char *exact,
+    int src, int dst, size_t gx, size_t gy, Pass ** out, ClfError * err)
+{
+  size_t lx = 64;
+  Pass *p;
+
+  if (exact && exact_launch (plan, gx))
+    lx = clf_largest_divisor_upto (gx, EXACT_GROUP_LIMIT);
+  else
+    exact = NULL;
+  p = new_pass (plan, exact ? exact : name, src, dst, err);
   if (!p)
     return err ? err->code : CLF_ERROR_OPENCL;
   p->work_dim = 2;
-  p->local[0] = 64;
+  p->local[0] = lx;
   p->local[1] = 1;
-  p->global[0] = (gx + 63) / 64 * 64;
+  p->global[0] = (gx + lx - 1) / lx * lx;
   p->global[1] = gy;
   p->has_local = 1;
   *out = p;
@@ -1745,6 +1769,7 @@ add_bluestein (ClfPlan * plan, const Axis * ax, ClfError * err)
 {
   size_t n = ax->n, lim = clf_context_local_fft_limit (plan->ctx);
   size_t m = clf_next_smooth (2 * n - 1);
+  const char *pre_exact = NULL;
   float *chirp = NULL, *filter = NULL;
   cl_mem chirp_mem, filter_mem;
   cl_uint8 in, out;
@@ -1779,8 +1804,15 @@ add_bluestein (ClfPlan * plan, const Axis * ax, ClfError * err)
 
   in = addr_to_cl (ax->in);
   fl = ax->flags & IN_FLAGS;
-  st = add_helper_pass (plan, "bluestein_premultiply", ax->src, work, m,
-      ax->batch, &p, err);
+  /* The exact forms read elements in a row, real or complex, and write
+   * the first n of each row of m: the forward transform's first stage
+   * takes the rest as zeros (in_extent, CPU passes). */
+  if (ax->in.stride == 1 && !(ax->flags & IN_HERMITIAN) &&
+      exact_launch (plan, n))
+    pre_exact = (ax->flags & IN_REAL) ? "bluestein_premultiply_real_exact" :
+        "bluestein_premultiply_exact";
+  st = add_helper_pass (plan, "bluestein_premultiply", pre_exact, ax->src,
+      work, pre_exact ? n : m, ax->batch, &p, err);
   if (st != CLF_OK)
     return st;
   SET_ARG (p->kernel, 2, in);
@@ -1793,12 +1825,14 @@ add_bluestein (ClfPlan * plan, const Axis * ax, ClfError * err)
   fwd = (Axis) {
   m, ax->batch, addr_1level (0, 1, m), addr_1level (0, 1, m), work, work,
         0, ALL_ELEMENTS, 1.0f};
+  if (pre_exact)
+    fwd.in_extent = un;
   st = add_axis (plan, &fwd, err);
   if (st != CLF_OK)
     return st;
 
-  st = add_helper_pass (plan, "bluestein_pointwise", work, work, m, ax->batch,
-      &p, err);
+  st = add_helper_pass (plan, "bluestein_pointwise",
+      "bluestein_pointwise_exact", work, work, m, ax->batch, &p, err);
   if (st != CLF_OK)
     return st;
   /* arg 0 and 1 are both the work buffer; the kernel reads arg 0 only */
@@ -1809,6 +1843,7 @@ add_bluestein (ClfPlan * plan, const Axis * ax, ClfError * err)
 
   inv = fwd;
   inv.flags = CONJ_IN | CONJ_OUT;
+  inv.in_extent = 0;
   st = add_axis (plan, &inv, err);
   if (st != CLF_OK)
     return st;
@@ -1816,8 +1851,10 @@ add_bluestein (ClfPlan * plan, const Axis * ax, ClfError * err)
   out = addr_to_cl (ax->out);
   fl = ax->flags & OUT_FLAGS;
   cnt = ax->count < un ? ax->count : un;
-  st = add_helper_pass (plan, "bluestein_postmultiply", work, ax->dst, n,
-      ax->batch, &p, err);
+  /* the exact form writes complex elements in a row */
+  st = add_helper_pass (plan, "bluestein_postmultiply",
+      ax->out.stride != 1 || (ax->flags & OUT_REAL) ? NULL :
+      "bluestein_postmultiply_exact", work, ax->dst, cnt, ax->batch, &p, err);
   if (st != CLF_OK)
     return st;
   SET_ARG (p->kernel, 2, out);
@@ -1847,7 +1884,8 @@ add_repack_pass (ClfPlan * plan, Axis * ax, const char *name, Pass ** p,
 
   if (work < 0)
     return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
-  st = add_helper_pass (plan, name, ax->src, work, ax->n, ax->batch, p, err);
+  st = add_helper_pass (plan, name, NULL, ax->src, work, ax->n, ax->batch, p,
+      err);
   if (st != CLF_OK)
     return st;
   SET_ARG ((*p)->kernel, 2, in);

@@ -66,6 +66,7 @@ unsigned clf_radix_code (unsigned radix);
 int clf_is_smooth (size_t n);   /* all prime factors <= 31 */
 size_t clf_next_smooth (size_t n);      /* smallest 2^a 3^b 5^c 7^d >= n */
 size_t clf_four_step_split (size_t n, size_t limit);    /* N1 | n, or 0 */
+size_t clf_largest_divisor_upto (size_t n, size_t limit);
 /* n = f[0] * f[1] * f[2], each smooth and <= limit: 1, or 0 if none */
 int clf_three_step_split (size_t n, size_t limit, size_t f[3]);
 

@@ -1723,17 +1723,23 @@ add_three_step (ClfPlan * plan, const Axis * ax, const size_t f[3],
 }
 
 /* Work-groups of a helper's exact form on gx work-items: the largest
- * divisor of gx up to 256 (254-point transforms: 127) */
-#define EXACT_GROUP_LIMIT 256
+ * divisor of gx up to 256 (254-point transforms: 127), or up to what the
+ * device allows */
+static size_t
+exact_group (ClfPlan * plan, size_t gx)
+{
+  size_t most = clf_context_max_work_group (plan->ctx);
+
+  return clf_largest_divisor_upto (gx, most < 256 ? most : 256);
+}
 
 /* Whether a CPU device runs a helper's exact form (no bounds checks) on
- * gx work-items: gx has a divisor from 8 (PoCL's vector lanes) to
- * EXACT_GROUP_LIMIT for its work-groups */
+ * gx work-items: gx has a divisor from 8 (PoCL's vector lanes) up for
+ * its work-groups */
 static int
 exact_launch (ClfPlan * plan, size_t gx)
 {
-  return clf_context_is_cpu (plan->ctx) &&
-      clf_largest_divisor_upto (gx, EXACT_GROUP_LIMIT) >= 8;
+  return clf_context_is_cpu (plan->ctx) && exact_group (plan, gx) >= 8;
 }
 
 /* A helper pass of gx x gy work-items: the kernel exact (NULL: none),
@@ -1747,7 +1753,7 @@ add_helper_pass (ClfPlan * plan, const char *name, const char *exact,
   Pass *p;
 
   if (exact && exact_launch (plan, gx))
-    lx = clf_largest_divisor_upto (gx, EXACT_GROUP_LIMIT);
+    lx = exact_group (plan, gx);
   else
     exact = NULL;
   p = new_pass (plan, exact ? exact : name, src, dst, err);

@@ -105,6 +105,9 @@ gst-launch-1.0 -q audiotestsrc wave=white-noise samplesperbuffer=4800 num-buffer
 asrc="filesrc location=$tmp/noise.raw blocksize=38400 num-buffers=@N@ ! queue max-size-buffers=8 ! rawaudioparse format=pcm pcm-format=f32le sample-rate=48000 num-channels=2"
 row "spectrum bands=1024 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "spectrum bands=1024 ! fakesink"
 row "clfftspectrum bands=1024 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "clfftspectrum bands=1024 ! fakesink"
+# spectrum's default bands=128: 254-point FFTs, through Bluestein
+row "spectrum bands=128 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "spectrum ! fakesink"
+row "clfftspectrum bands=128 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "clfftspectrum ! fakesink"
 # messages from the element's own thread: the next buffers' work overlaps
 # the device's round trip (README, "clfftspectrum")
 row "clfftspectrum async-messages=true" "$secs_audio" s "$nbuf" "$asrc" "clfftspectrum bands=1024 async-messages=true ! fakesink"

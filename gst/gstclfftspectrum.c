@@ -433,14 +433,8 @@ audio_new (GstClfftSpectrum * self)
   a->nch = self->multi_channel ? a->channels : 1;
   a->bands = self->bands;
   a->linear = !log_scale;
-  {
-    cl_device_type type = 0;
-
-    clGetDeviceInfo (clf_context_get_device (a->ctx), CL_DEVICE_TYPE,
-        sizeof (type), &type, NULL);
-    /* a CPU device vectorises a run of bands; a GPU wants them spread */
-    a->band_run = (type & CL_DEVICE_TYPE_CPU) ? 64 : 1;
-  }
+  /* a CPU device vectorises a run of bands; a GPU wants them spread */
+  a->band_run = gst_clfft_device_is_cpu (a->ctx) ? 64 : 1;
   /* as spectrum: the largest value of the integer format, in float */
   a->max_value = (gfloat) ((1UL << ((GST_AUDIO_INFO_BPS (info) << 3) - 1))
       - 1);

@@ -40,6 +40,9 @@ struct _GstClfftSpectrumVideo
 
   cl_mem raw, real, spec, peak, out;
   cl_kernel k_luma, k_peak, k_map, k_radial, k_radial_db;
+  /* CPU devices, half spectrum: the map in two halves whose bins run in
+   * a row (kernels/spectrum.cl), else NULL */
+  cl_kernel k_map_left, k_map_right;
 
   /* radial average, sized for radial_bands */
   guint radial_bands;
@@ -53,7 +56,7 @@ gst_clfft_spectrum_video_free (GstClfftSpectrumVideo * v)
     &v->radial_sum, &v->radial_count, &v->radial_db
   };
   cl_kernel *kernels[] = { &v->k_luma, &v->k_peak, &v->k_map, &v->k_radial,
-    &v->k_radial_db
+    &v->k_radial_db, &v->k_map_left, &v->k_map_right
   };
   guint i;
 
@@ -189,6 +192,12 @@ gst_clfft_spectrum_video_new (GstElement * element, ClfContext * ctx,
               "spectrum_video_radial", &err)) ||
       !(v->k_radial_db = clf_context_create_kernel (ctx, "spectrum",
               "spectrum_video_radial_db", &err)))
+    goto error;
+  if (v->half && gst_clfft_device_is_cpu (ctx) &&
+      (!(v->k_map_left = clf_context_create_kernel (ctx, "spectrum",
+                  "spectrum_video_map_left", &err)) ||
+          !(v->k_map_right = clf_context_create_kernel (ctx, "spectrum",
+                  "spectrum_video_map_right", &err))))
     goto error;
 
   GST_INFO_OBJECT (element, "video spectrum %ux%u %s -> %s: %s", v->width,
@@ -367,27 +376,45 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
     goto error;
   }
 
-  SET_ARG (v->k_map, 0, v->spec);
-  SET_ARG (v->k_map, 1, width);
-  SET_ARG (v->k_map, 2, height);
-  SET_ARG (v->k_map, 3, half);
-  SET_ARG (v->k_map, 4, v->peak);
-  SET_ARG (v->k_map, 5, inv_n2);
-  SET_ARG (v->k_map, 6, thr);
-  SET_ARG (v->k_map, 7, dst);
-  SET_ARG (v->k_map, 8, out_bpp);
-  SET_ARG (v->k_map, 9, out_offset);
-  SET_ARG (v->k_map, 10, out_stride);
-  if (status != CL_SUCCESS) {
-    clf_set_cl_error (&err, status, "clSetKernelArg (spectrum_video_map)");
-    goto error;
-  }
-  /* exactly a work-item per pixel: the kernel checks no bounds */
-  status = clEnqueueNDRangeKernel (q, v->k_map, 2, NULL, gs2, NULL, 0, NULL,
-      NULL);
-  if (status != CL_SUCCESS) {
-    clf_set_cl_error (&err, status, "clEnqueueNDRangeKernel (map)");
-    goto error;
+  {
+    /* the whole frame, or its left and right halves */
+    cl_kernel maps[2] = { v->k_map, NULL };
+    size_t from[2][2] = { {0, 0}, {width / 2, 0} };
+    size_t size[2][2] = { {width, height}, {width - width / 2, height} };
+    guint i;
+
+    if (v->k_map_left) {
+      maps[0] = v->k_map_left;
+      maps[1] = v->k_map_right;
+      size[0][0] = width / 2;
+    }
+    for (i = 0; i < 2 && maps[i]; i++) {
+      SET_ARG (maps[i], 0, v->spec);
+      SET_ARG (maps[i], 1, width);
+      SET_ARG (maps[i], 2, height);
+      SET_ARG (maps[i], 3, half);
+      SET_ARG (maps[i], 4, v->peak);
+      SET_ARG (maps[i], 5, inv_n2);
+      SET_ARG (maps[i], 6, thr);
+      SET_ARG (maps[i], 7, dst);
+      SET_ARG (maps[i], 8, out_bpp);
+      SET_ARG (maps[i], 9, out_offset);
+      SET_ARG (maps[i], 10, out_stride);
+      if (status != CL_SUCCESS) {
+        clf_set_cl_error (&err, status, "clSetKernelArg (spectrum_video_map)");
+        goto error;
+      }
+      /* exactly a work-item per pixel: the kernels check no bounds (a
+       * frame one pixel wide has no left half) */
+      if (size[i][0] == 0)
+        continue;
+      status = clEnqueueNDRangeKernel (q, maps[i], 2, from[i], size[i], NULL,
+          0, NULL, NULL);
+      if (status != CL_SUCCESS) {
+        clf_set_cl_error (&err, status, "clEnqueueNDRangeKernel (map)");
+        goto error;
+      }
+    }
   }
 
   if (bands > 0) {

@@ -316,13 +316,3 @@ gst_clfft_device_post_error (GstElement * element, ClfContext * ctx,
       break;
   }
 }
-
-gboolean
-gst_clfft_device_is_cpu (ClfContext * ctx)
-{
-  cl_device_type type = 0;
-
-  clGetDeviceInfo (clf_context_get_device (ctx), CL_DEVICE_TYPE,
-      sizeof (type), &type, NULL);
-  return (type & CL_DEVICE_TYPE_CPU) != 0;
-}

@@ -57,10 +57,6 @@ ClfContext *gst_clfft_device_acquire (GstElement * element,
 void gst_clfft_device_post_error (GstElement * element, ClfContext * ctx,
     const ClfError * err, const gchar * what);
 
-/* Whether ctx's device is a CPU (PoCL): some kernels have forms of their
- * own there, laid out for its vectoriser */
-gboolean gst_clfft_device_is_cpu (ClfContext * ctx);
-
 G_END_DECLS
 
 #endif

@@ -434,7 +434,7 @@ audio_new (GstClfftSpectrum * self)
   a->bands = self->bands;
   a->linear = !log_scale;
   /* a CPU device vectorises a run of bands; a GPU wants them spread */
-  a->band_run = gst_clfft_device_is_cpu (a->ctx) ? 64 : 1;
+  a->band_run = clf_context_is_cpu (a->ctx) ? 64 : 1;
   /* as spectrum: the largest value of the integer format, in float */
   a->max_value = (gfloat) ((1UL << ((GST_AUDIO_INFO_BPS (info) << 3) - 1))
       - 1);

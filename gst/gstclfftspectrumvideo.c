@@ -193,7 +193,7 @@ gst_clfft_spectrum_video_new (GstElement * element, ClfContext * ctx,
       !(v->k_radial_db = clf_context_create_kernel (ctx, "spectrum",
               "spectrum_video_radial_db", &err)))
     goto error;
-  if (v->half && gst_clfft_device_is_cpu (ctx) &&
+  if (v->half && clf_context_is_cpu (ctx) &&
       (!(v->k_map_left = clf_context_create_kernel (ctx, "spectrum",
                   "spectrum_video_map_left", &err)) ||
           !(v->k_map_right = clf_context_create_kernel (ctx, "spectrum",

@@ -55,8 +55,6 @@ size_t clf_context_local_fft_limit (ClfContext * ctx);
 /* complex values local memory holds (work-groups pack transforms in it) */
 size_t clf_context_local_capacity (ClfContext * ctx);
 size_t clf_context_max_work_group (ClfContext * ctx);
-/* CPU devices (PoCL) vectorise across work-items and want more of them */
-int clf_context_is_cpu (ClfContext * ctx);
 
 /* Factorisation (clf-factor.c). Radices: 16, 8, 4, 2 and the odd primes
  * 3 to 31. */

@@ -54,6 +54,9 @@ const char *clf_context_get_device_name (ClfContext * ctx);
 const char *clf_context_get_platform_name (ClfContext * ctx);
 /* "platform name / device name (P:D)", for messages */
 const char *clf_context_describe (ClfContext * ctx);
+/* CPU devices (PoCL) vectorise across work-items and want more of them;
+ * some kernels have forms of their own there */
+int clf_context_is_cpu (ClfContext * ctx);
 
 /* Program for one of the embedded kernels/NAME.cl files (e.g. "fft"),
  * built once per context and cached on disk. Owned by the context. */

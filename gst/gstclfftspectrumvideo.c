@@ -39,7 +39,8 @@ struct _GstClfftSpectrumVideo
   gsize spec_count;             /* complex values in spec */
 
   cl_mem raw, real, spec, peak, out;
-  cl_kernel k_luma, k_peak, k_map, k_radial, k_radial_db;
+  cl_kernel k_luma, k_peak, k_map, k_radial_bands, k_radial_rows;
+  cl_kernel k_radial_db;
   /* CPU devices, half spectrum: the map in two halves whose bins run in
    * a row (kernels/spectrum.cl), else NULL */
   cl_kernel k_map_left, k_map_right;
@@ -55,8 +56,9 @@ gst_clfft_spectrum_video_free (GstClfftSpectrumVideo * v)
   cl_mem *mems[] = { &v->raw, &v->real, &v->spec, &v->peak, &v->out,
     &v->radial_sum, &v->radial_count, &v->radial_db
   };
-  cl_kernel *kernels[] = { &v->k_luma, &v->k_peak, &v->k_map, &v->k_radial,
-    &v->k_radial_db, &v->k_map_left, &v->k_map_right
+  cl_kernel *kernels[] = { &v->k_luma, &v->k_peak, &v->k_map,
+    &v->k_radial_bands, &v->k_radial_rows, &v->k_radial_db, &v->k_map_left,
+    &v->k_map_right
   };
   guint i;
 
@@ -188,8 +190,10 @@ gst_clfft_spectrum_video_new (GstElement * element, ClfContext * ctx,
               "spectrum_video_peak", &err)) ||
       !(v->k_map = clf_context_create_kernel (ctx, "spectrum",
               "spectrum_video_map", &err)) ||
-      !(v->k_radial = clf_context_create_kernel (ctx, "spectrum",
-              "spectrum_video_radial", &err)) ||
+      !(v->k_radial_bands = clf_context_create_kernel (ctx, "spectrum",
+              "spectrum_video_radial_bands", &err)) ||
+      !(v->k_radial_rows = clf_context_create_kernel (ctx, "spectrum",
+              "spectrum_video_radial_rows", &err)) ||
       !(v->k_radial_db = clf_context_create_kernel (ctx, "spectrum",
               "spectrum_video_radial_db", &err)))
     goto error;
@@ -418,6 +422,20 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
   }
 
   if (bands > 0) {
+    /* up to about twice as many bands as columns, a work-item per band and
+     * slice of the rows, enough of them to fill the device (a CPU device
+     * takes each as a work-group of its own: PoCL would otherwise run few
+     * bands' groups on one core); beyond, whose work grows with bands
+     * times rows, a work-item per pair of rows */
+    const gboolean by_band = bands <= 2 * (gsize) width;
+    const gboolean cpu = clf_context_is_cpu (v->ctx);
+    const guint pairs = height / 2 + 1;
+    const guint slices = by_band ?
+        CLAMP ((cpu ? 64 : 16384) / bands, 1, pairs) : pairs;
+    cl_kernel k_radial = by_band ? v->k_radial_bands : v->k_radial_rows;
+    size_t radial_size[2] = { by_band ? bands : slices, slices };
+    size_t radial_one[2] = { 1, 1 };
+
     what = "computing the radial power spectrum";
     if (!ensure_radial (v, bands, &err))
       goto error;
@@ -425,14 +443,15 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
         (gsize) bands * sizeof (cl_float), 0, NULL, NULL);
     status |= clEnqueueFillBuffer (q, v->radial_count, &zero, sizeof (zero),
         0, (gsize) bands * sizeof (cl_uint), 0, NULL, NULL);
-    SET_ARG (v->k_radial, 0, v->spec);
-    SET_ARG (v->k_radial, 1, width);
-    SET_ARG (v->k_radial, 2, height);
-    SET_ARG (v->k_radial, 3, half);
-    SET_ARG (v->k_radial, 4, inv_n2);
-    SET_ARG (v->k_radial, 5, nbands);
-    SET_ARG (v->k_radial, 6, v->radial_sum);
-    SET_ARG (v->k_radial, 7, v->radial_count);
+    SET_ARG (k_radial, 0, v->spec);
+    SET_ARG (k_radial, 1, width);
+    SET_ARG (k_radial, 2, height);
+    SET_ARG (k_radial, 3, half);
+    SET_ARG (k_radial, 4, inv_n2);
+    SET_ARG (k_radial, 5, nbands);
+    SET_ARG (k_radial, 6, slices);
+    SET_ARG (k_radial, 7, v->radial_sum);
+    SET_ARG (k_radial, 8, v->radial_count);
     SET_ARG (v->k_radial_db, 0, v->radial_sum);
     SET_ARG (v->k_radial_db, 1, v->radial_count);
     SET_ARG (v->k_radial_db, 2, nbands);
@@ -442,9 +461,8 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
       clf_set_cl_error (&err, status, "setting up spectrum_video_radial");
       goto error;
     }
-    gs1 = height;
-    status = clEnqueueNDRangeKernel (q, v->k_radial, 1, NULL, &gs1, NULL, 0,
-        NULL, NULL);
+    status = clEnqueueNDRangeKernel (q, k_radial, by_band ? 2 : 1, NULL,
+        radial_size, cpu && by_band ? radial_one : NULL, 0, NULL, NULL);
     gs1 = bands;
     status |= clEnqueueNDRangeKernel (q, v->k_radial_db, 1, NULL, &gs1, NULL,
         0, NULL, NULL);

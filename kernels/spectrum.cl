@@ -348,48 +348,181 @@ atomic_add_float (volatile __global float *p, float v)
   } while (old != prev);
 }
 
-/* One work item per output row: walks the row, where the radius band
- * changes monotonically, and adds each run of equal band with one atomic.
- * Band b is centred on radius b / (2 (bands - 1)) cycles per pixel, so
- * the last band is at Nyquist; corners beyond it are left out. */
-__kernel void
-spectrum_video_radial (__global const float2 *spec, const uint width,
-    const uint height, const uint is_half, const float inv_n2, const uint bands,
-    volatile __global float *sums, volatile __global uint *counts)
-{
-  const uint y = get_global_id (0);
+/* The radial average. Band b is centred on radius b / (2 (bands - 1))
+ * cycles per pixel, so the last band is at Nyquist; corners beyond it are
+ * left out. A pixel's band depends on its distance from DC in columns u
+ * and rows v alone and grows with both, so rows height / 2 +- v and both
+ * halves of each share their runs of equal band, whose ends come from a
+ * few tests of the band function, and the bins of a run are summed in a
+ * row without a test per pixel. Two kernels split the work two ways. */
 
-  if (y >= height)
+/* Band of the bin k / n cycles per pixel along one axis and k2 / n2 along
+ * the other, for scale = 2 (bands - 1). Uncontracted, so that both axes'
+ * forms of a bin give the same band. */
+CLF_ALWAYS_INLINE uint
+radial_band (const uint k, const float n, const uint k2, const float n2,
+    const float scale)
+{
+#pragma OPENCL FP_CONTRACT OFF
+  const float f = (float) k / n, f2 = (float) k2 / n2;
+
+  return (uint) (sqrt (f * f + f2 * f2) * scale + 0.5f);
+}
+
+/* The first k in [0, end] whose band is at least b (bands grow with k):
+ * an estimate from the band's inner radius, corrected by the test itself */
+CLF_ALWAYS_INLINE uint
+radial_first (const uint b, const uint end, const float n, const uint k2,
+    const float n2, const float scale)
+{
+  if (b == 0)
+    return 0;
+
+  const float t = ((float) b - 0.5f) / scale, f2 = (float) k2 / n2;
+  uint k = (uint) fmin (ceil (sqrt (fmax (t * t - f2 * f2, 0.0f)) * n),
+      (float) end);
+
+  while (k > 0 && radial_band (k - 1, n, k2, n2, scale) >= b)
+    k--;
+  while (k < end && radial_band (k, n, k2, n2, scale) < b)
+    k++;
+  return k;
+}
+
+/* Sum of |X|^2 over count bins from start; four sums so that the adds
+ * need not wait on each other */
+CLF_ALWAYS_INLINE float
+run_power (__global const float2 *spec, const size_t start, const uint count)
+{
+  float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+  uint i = 0;
+
+  for (; i + 4 <= count; i += 4) {
+    s0 += power_at (spec, start + i);
+    s1 += power_at (spec, start + i + 1);
+    s2 += power_at (spec, start + i + 2);
+    s3 += power_at (spec, start + i + 3);
+  }
+  for (; i < count; i++)
+    s0 += power_at (spec, start + i);
+  return (s0 + s1) + (s2 + s3);
+}
+
+/* The power of band b in row ky, whose bins u columns from DC (u in
+ * [u0, u1)) have that band: the right half's bins are u, the left half's
+ * -u, which a half spectrum holds as the mirror row's u. */
+CLF_ALWAYS_INLINE float
+radial_row_power (__global const float2 *spec, const uint width,
+    const uint height, const uint is_half, const uint ky, const uint u0,
+    const uint u1, uint * count)
+{
+  const uint right_end = min (u1, width - width / 2);
+  const uint left_start = max (u0, 1u);
+  const size_t row = is_half ? width / 2 + 1 : width;
+  float sum = 0.0f;
+
+  if (u0 < right_end) {
+    sum += run_power (spec, ky * row + u0, right_end - u0);
+    *count += right_end - u0;
+  }
+  if (left_start < u1) {
+    const size_t start = is_half ? (ky ? height - ky : 0) * row + left_start :
+        ky * row + (width - (u1 - 1));
+
+    sum += run_power (spec, start, u1 - left_start);
+    *count += u1 - left_start;
+  }
+  return sum;
+}
+
+/* Radially averaged power, for fewer bands than about twice the width
+ * (the work grows with bands times rows): work-item (b, j) sums band b
+ * over every slices-th of the rows it reaches, with one atomic add at the
+ * end. The rows where band b lies (v in [v0, v1)) and each row's run of
+ * it (u in [u0, u1)) come from a few tests of the band function. */
+__kernel void
+spectrum_video_radial_bands (__global const float2 *spec, const uint width,
+    const uint height, const uint is_half, const float inv_n2, const uint bands,
+    const uint slices, volatile __global float *sums,
+    volatile __global uint *counts)
+{
+  const uint b = get_global_id (0), j = get_global_id (1);
+
+  if (b >= bands || j >= slices)
     return;
 
-  const uint ky = centred_bin (y, height);
-  const float fy = ((float) y - (float) (height / 2)) / (float) height;
   const float scale = 2.0f * (float) (bands - 1);
-  uint run_band = UINT_MAX, run_count = 0;
-  float run_sum = 0.0f;
+  const float w = (float) width, h = (float) height;
+  /* distances from DC: u in [0, u_end) columns, v in [0, v_end) rows */
+  const uint u_end = width / 2 + 1, v_end = height / 2 + 1;
+  /* rows whose farthest bin (u = width / 2) reaches band b, up to those
+   * whose nearest one (u = 0) is already beyond it */
+  const uint v0 = radial_first (b, v_end, h, u_end - 1, w, scale);
+  const uint v1 = radial_first (b + 1, v_end, h, 0, w, scale);
+  float sum = 0.0f;
+  uint count = 0;
 
-  for (uint x = 0; x < width; x++) {
-    const float fx = ((float) x - (float) (width / 2)) / (float) width;
-    const uint b = (uint) (sqrt (fx * fx + fy * fy) * scale + 0.5f);
+  for (uint v = v0 + j; v < v1; v += slices) {
+    const uint u0 = radial_first (b, u_end, w, v, h, scale);
+    const uint u1 = radial_first (b + 1, u_end, w, v, h, scale);
 
-    if (b != run_band) {
-      if (run_band < bands && run_count) {
-        atomic_add_float (&sums[run_band], run_sum);
-        atomic_add (&counts[run_band], run_count);
-      }
-      run_band = b;
-      run_sum = 0.0f;
-      run_count = 0;
-    }
-    if (b < bands) {
-      run_sum += bin_power (spec, centred_bin (x, width), ky, width, height,
-          is_half) * inv_n2;
-      run_count++;
-    }
+    if (u0 >= u1)
+      continue;
+    /* rows height / 2 + v and height / 2 - v, at bins v and -v */
+    if (v < height - height / 2)
+      sum += radial_row_power (spec, width, height, is_half, v, u0, u1,
+          &count);
+    if (v >= 1)
+      sum += radial_row_power (spec, width, height, is_half, height - v, u0,
+          u1, &count);
   }
-  if (run_band < bands && run_count) {
-    atomic_add_float (&sums[run_band], run_sum);
-    atomic_add (&counts[run_band], run_count);
+  if (count) {
+    atomic_add_float (&sums[b], sum * inv_n2);
+    atomic_add (&counts[b], count);
+  }
+}
+
+/* Radially averaged power, for more bands (the work grows with the runs,
+ * at most the pixels, but takes an atomic add per run): work-item j walks
+ * rows height / 2 +- v for v = j, j + slices, ... from DC outwards in
+ * runs of equal band. */
+__kernel void
+spectrum_video_radial_rows (__global const float2 *spec, const uint width,
+    const uint height, const uint is_half, const float inv_n2, const uint bands,
+    const uint slices, volatile __global float *sums,
+    volatile __global uint *counts)
+{
+  const float scale = 2.0f * (float) (bands - 1);
+  const float w = (float) width, h = (float) height;
+  /* distances from DC: u in [0, u_end) columns, v in [0, v_end) rows */
+  const uint u_end = width / 2 + 1, v_end = height / 2 + 1;
+
+  for (uint v = get_global_id (0); v < v_end; v += slices) {
+    uint u = 0;
+
+    while (u < u_end) {
+      const uint b = radial_band (u, w, v, h, scale);
+
+      if (b >= bands)
+        break;
+
+      const uint u1 = radial_first (b + 1, u_end, w, v, h, scale);
+      uint count = 0;
+      float sum = 0.0f;
+
+      /* rows height / 2 + v and height / 2 - v, at bins v and -v */
+      if (v < height - height / 2)
+        sum += radial_row_power (spec, width, height, is_half, v, u, u1,
+            &count);
+      if (v >= 1)
+        sum += radial_row_power (spec, width, height, is_half, height - v, u,
+            u1, &count);
+      if (count) {
+        atomic_add_float (&sums[b], sum * inv_n2);
+        atomic_add (&counts[b], count);
+      }
+      u = u1;
+    }
   }
 }
 

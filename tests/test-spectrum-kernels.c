@@ -1,5 +1,7 @@
 /* test-spectrum-kernels.c: clfftspectrum's band sums (spectrum_accumulate)
- * against double precision, over the whole range of float powers. */
+ * against double precision, over the whole range of float powers, and
+ * the video mode's radial sums (spectrum_video_radial_bands and _rows)
+ * against a sum over every pixel in double. */
 #include "core-harness.h"
 
 #include <float.h>
@@ -251,10 +253,183 @@ test_threshold (void)
     run_case (&cases[i]);
 }
 
+/* One radial launch: a width x height spectrum, half (R2C) or full, into
+ * bands radius bands by one of the two kernels */
+typedef struct
+{
+  unsigned width, height, bands;
+  int is_half;
+  const char *kernel;
+  unsigned slices;
+} RadialCase;
+
+static unsigned
+centred (unsigned i, unsigned n)
+{
+  return (i + n - n / 2) % n;
+}
+
+static void
+run_radial_case (const RadialCase * t)
+{
+  ClfContext *ctx = harness_context ();
+  ClfError err = { CLF_OK, "" };
+  cl_kernel k = clf_context_create_kernel (ctx, "spectrum", t->kernel, &err);
+  const unsigned w = t->width, h = t->height, bands = t->bands;
+  const size_t row = t->is_half ? w / 2 + 1 : w, nbins = row * h;
+  float *spec = malloc (2 * nbins * sizeof (float));
+  float *sums = malloc (bands * sizeof (float));
+  cl_uint *counts = malloc (bands * sizeof (cl_uint));
+  double *want = calloc (bands, sizeof (double));
+  unsigned *want_count = calloc (bands, sizeof (unsigned));
+  char *unsure = calloc (bands + 1, 1);
+  const float inv_n2 = (float) (1.0 / ((double) w * h * (double) w * h));
+  uint32_t state = w * 131u + h * 7u + bands;
+  size_t bad = 0, compared = 0;
+
+  CHECK (k != NULL, "%s: %s", t->kernel, err.message);
+  if (!k)
+    goto out;
+
+  /* random bins of powers over six decades; a half spectrum's columns 0
+   * and width / 2 (even widths) hold both bins k and -k, which a real
+   * frame's spectrum makes conjugates, so the kernels may read either */
+  for (size_t i = 0; i < 2 * nbins; i++)
+    spec[i] = ldexpf ((float) (next_random (&state) % 20001) / 10000.0f -
+        1.0f, (int) (next_random (&state) % 20) - 10);
+  if (t->is_half)
+    for (unsigned ky = 1; ky < h; ky++)
+      for (unsigned kx = 0; kx < row; kx += (w % 2 == 0 ? w / 2 : row)) {
+        const size_t a = 2 * ((size_t) ky * row + kx);
+        const size_t m = 2 * ((size_t) (h - ky) * row + kx);
+
+        spec[a] = spec[m];
+        spec[a + 1] = -spec[m + 1];
+        if (w / 2 == 0)
+          break;
+      }
+
+  /* every pixel's band in double, as the reference of the element test */
+  for (unsigned y = 0; y < h; y++)
+    for (unsigned x = 0; x < w; x++) {
+      const double fx = ((double) x - w / 2) / w, fy = ((double) y - h / 2) / h;
+      const double r = sqrt (fx * fx + fy * fy) * 2.0 * (bands - 1) + 0.5;
+      const unsigned b = (unsigned) floor (r), e = (unsigned) floor (r + 0.5);
+      unsigned kx = centred (x, w), ky = centred (y, h);
+      size_t at;
+      double re, im;
+
+      if (fabs (r - e) < 1e-4) {
+        /* on a band edge: float may put it either side */
+        if (e <= bands)
+          unsure[e] = 1;
+        if (e > 0 && e - 1 < bands)
+          unsure[e - 1] = 1;
+      }
+      if (b >= bands)
+        continue;
+      if (t->is_half && kx >= row) {
+        kx = w - kx;
+        ky = ky ? h - ky : 0;
+      }
+      at = 2 * ((size_t) ky * row + kx);
+      re = spec[at];
+      im = spec[at + 1];
+      want[b] += (re * re + im * im) * inv_n2;
+      want_count[b]++;
+    }
+
+  {
+    cl_mem d_spec = harness_buffer (2 * nbins * sizeof (float), spec);
+    cl_mem d_sums = harness_buffer (bands * sizeof (float), NULL);
+    cl_mem d_counts = harness_buffer (bands * sizeof (cl_uint), NULL);
+    cl_command_queue q = clf_context_get_queue (ctx);
+    const cl_uint zero = 0, half = t->is_half, slices = t->slices;
+    const int by_band = strcmp (t->kernel, "spectrum_video_radial_bands") == 0;
+    size_t gs[2] = { by_band ? bands : slices, slices };
+    cl_int st;
+    int i = 0;
+
+    st = clEnqueueFillBuffer (q, d_sums, &zero, sizeof (zero), 0,
+        bands * sizeof (float), 0, NULL, NULL);
+    st |= clEnqueueFillBuffer (q, d_counts, &zero, sizeof (zero), 0,
+        bands * sizeof (cl_uint), 0, NULL, NULL);
+    st |= clSetKernelArg (k, i++, sizeof (cl_mem), &d_spec);
+    st |= clSetKernelArg (k, i++, sizeof (cl_uint), &w);
+    st |= clSetKernelArg (k, i++, sizeof (cl_uint), &h);
+    st |= clSetKernelArg (k, i++, sizeof (cl_uint), &half);
+    st |= clSetKernelArg (k, i++, sizeof (float), &inv_n2);
+    st |= clSetKernelArg (k, i++, sizeof (cl_uint), &bands);
+    st |= clSetKernelArg (k, i++, sizeof (cl_uint), &slices);
+    st |= clSetKernelArg (k, i++, sizeof (cl_mem), &d_sums);
+    st |= clSetKernelArg (k, i++, sizeof (cl_mem), &d_counts);
+    if (st == CL_SUCCESS)
+      st = clEnqueueNDRangeKernel (q, k, by_band ? 2 : 1, NULL, gs, NULL, 0,
+          NULL, NULL);
+    CHECK (st == CL_SUCCESS, "launching %s: %d", t->kernel, st);
+    harness_read (d_sums, bands * sizeof (float), sums);
+    harness_read (d_counts, bands * sizeof (cl_uint), counts);
+    clReleaseMemObject (d_spec);
+    clReleaseMemObject (d_sums);
+    clReleaseMemObject (d_counts);
+  }
+
+  for (unsigned b = 0; b < bands; b++) {
+    /* each power rounds three times, a sum of n positive terms in float
+     * is within n - 1 roundings of the exact one, and inv_n2 once more */
+    const double tol = (want_count[b] + 4.0) * FLT_EPSILON * want[b];
+
+    if (unsure[b])
+      continue;
+    compared++;
+    if (counts[b] != want_count[b] || fabs (sums[b] - want[b]) > tol) {
+      if (bad++ < 3)
+        fprintf (stderr, "  band %u: %u pixels, sum %.9g; want %u, %.9g\n",
+            b, counts[b], sums[b], want_count[b], want[b]);
+    }
+  }
+  CHECK (bad == 0 && compared * 2 >= bands, "%s, %ux%u %s spectrum, %u "
+      "bands, %u slices: %zu of %zu bands off", t->kernel, w, h,
+      t->is_half ? "half" : "full", bands, t->slices, bad, compared);
+
+out:
+  if (k)
+    clReleaseKernel (k);
+  free (spec);
+  free (sums);
+  free (counts);
+  free (want);
+  free (want_count);
+  free (unsure);
+}
+
+/* Both kernels, both layouts, odd and even sides, one and many slices
+ * of the rows, and frames one pixel wide or high */
+static void
+test_radial_sums (void)
+{
+  static const RadialCase cases[] = {
+    {60, 45, 17, 1, "spectrum_video_radial_bands", 1},
+    {60, 45, 17, 1, "spectrum_video_radial_bands", 5},
+    {61, 44, 23, 1, "spectrum_video_radial_bands", 3},
+    {61, 44, 23, 0, "spectrum_video_radial_bands", 1},
+    {62, 46, 2, 1, "spectrum_video_radial_bands", 25},
+    {1, 9, 4, 1, "spectrum_video_radial_bands", 1},
+    {9, 1, 4, 0, "spectrum_video_radial_bands", 1},
+    {20, 15, 100, 1, "spectrum_video_radial_rows", 8},
+    {21, 16, 100, 0, "spectrum_video_radial_rows", 3},
+    {60, 45, 17, 1, "spectrum_video_radial_rows", 23},
+  };
+
+  for (size_t i = 0; i < sizeof (cases) / sizeof (cases[0]); i++)
+    run_radial_case (&cases[i]);
+}
+
 int
 main (void)
 {
   harness_run ("linear levels over float's range", test_linear_levels);
   harness_run ("threshold", test_threshold);
+  harness_run ("radial sums", test_radial_sums);
   return harness_finish ();
 }

@@ -86,6 +86,47 @@ make_frame (GstVideoFormat fmt, guint w, guint h, const gdouble * luma,
   return buf;
 }
 
+/* An RGB frame whose three components are independent noise, and the
+ * luma the element reads from it (BT.709 weights: caps without a luma
+ * matrix) into as_read */
+static GstBuffer *
+make_colour_frame (GstVideoFormat fmt, guint w, guint h, guint seed,
+    gdouble * as_read)
+{
+  static const gdouble k[3] = { 0.2126, 0.7152, 0.0722 };
+  GRand *rand = g_rand_new_with_seed (seed);
+  GstVideoInfo info;
+  GstVideoFrame f;
+  GstBuffer *buf;
+  guint x, y, c;
+
+  gst_video_info_set_format (&info, fmt, w, h);
+  buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  fail_unless (gst_video_frame_map (&f, &info, buf, GST_MAP_WRITE));
+  /* opaque alpha and padding that would show if read as a component */
+  memset (GST_VIDEO_FRAME_PLANE_DATA (&f, 0), 255,
+      GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0) * h);
+  for (y = 0; y < h; y++) {
+    for (x = 0; x < w; x++) {
+      guint8 *px = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&f, 0) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0) +
+          x * GST_VIDEO_FRAME_COMP_PSTRIDE (&f, 0);
+      gdouble l = 0.0;
+
+      for (c = 0; c < 3; c++) {
+        guint8 v = (guint8) g_rand_int_range (rand, 0, 200);
+
+        px[GST_VIDEO_FRAME_COMP_POFFSET (&f, c)] = v;
+        l += k[c] * v / 255.0;
+      }
+      as_read[y * w + x] = l;
+    }
+  }
+  gst_video_frame_unmap (&f);
+  g_rand_free (rand);
+  return buf;
+}
+
 static gchar *
 video_caps (GstVideoFormat fmt, guint w, guint h)
 {
@@ -279,6 +320,41 @@ GST_START_TEST (test_cosine_every_format)
     g_free (out);
   }
   g_free (luma);
+  g_free (as_read);
+}
+
+GST_END_TEST;
+
+/* Every RGB format with its components apart, so that reading one in
+ * place of another, or alpha, shows in the spectrum */
+GST_START_TEST (test_rgb_components)
+{
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx,
+    GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_xRGB,
+    GST_VIDEO_FORMAT_xBGR, GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_BGR
+  };
+  const guint w = 40, h = 30;
+  gdouble *as_read = g_new (gdouble, w * h);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (formats); i++) {
+    gchar *in = video_caps (formats[i], w, h);
+    gchar *out = video_caps (GST_VIDEO_FORMAT_GRAY8, w, h);
+    GstBus *bus;
+    GstHarness *hn = harness_new ("clfftspectrum post-messages=false", in,
+        out, &bus);
+    GstBuffer *res = process (hn, make_colour_frame (formats[i], w, h, i + 1,
+            as_read), 0);
+
+    GST_INFO ("format %s", gst_video_format_to_string (formats[i]));
+    check_image (res, GST_VIDEO_FORMAT_GRAY8, w, h, as_read, THRESHOLD);
+    gst_buffer_unref (res);
+    check_no_error (bus);
+    harness_free (hn, bus);
+    g_free (in);
+    g_free (out);
+  }
   g_free (as_read);
 }
 
@@ -585,6 +661,7 @@ clfftspectrum_video_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_cosine_every_format);
+  tcase_add_test (tc, test_rgb_components);
   tcase_add_test (tc, test_odd_sizes_and_depths);
   tcase_add_test (tc, test_radial_messages);
   tcase_add_test (tc, test_message_options);

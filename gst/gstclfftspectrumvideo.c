@@ -41,9 +41,12 @@ struct _GstClfftSpectrumVideo
   cl_mem raw, real, spec, peak, out;
   cl_kernel k_luma, k_peak, k_map, k_radial_bands, k_radial_rows;
   cl_kernel k_radial_db;
-  /* CPU devices, half spectrum: the map in two halves whose bins run in
-   * a row (kernels/spectrum.cl), else NULL */
-  cl_kernel k_map_left, k_map_right;
+  /* CPU devices, half spectrum: kernels shaped for PoCL's vectoriser
+   * (kernels/spectrum.cl): luma of 4-byte pixels as words, the peak in
+   * chunks of a row, the map in two halves whose bins run in a row; else
+   * NULL */
+  gboolean cpu_forms;
+  cl_kernel k_luma_words, k_map_left, k_map_right;
 
   /* radial average, sized for radial_bands */
   guint radial_bands;
@@ -184,9 +187,11 @@ gst_clfft_spectrum_video_new (GstElement * element, ClfContext * ctx,
     goto error;
 
   what = "building the spectrum kernels";
+  v->cpu_forms = v->half && clf_context_is_cpu (ctx);
   if (!(v->k_luma = clf_context_create_kernel (ctx, "spectrum",
               "spectrum_video_luma", &err)) ||
       !(v->k_peak = clf_context_create_kernel (ctx, "spectrum",
+              v->cpu_forms ? "spectrum_video_peak_rows" :
               "spectrum_video_peak", &err)) ||
       !(v->k_map = clf_context_create_kernel (ctx, "spectrum",
               "spectrum_video_map", &err)) ||
@@ -197,8 +202,10 @@ gst_clfft_spectrum_video_new (GstElement * element, ClfContext * ctx,
       !(v->k_radial_db = clf_context_create_kernel (ctx, "spectrum",
               "spectrum_video_radial_db", &err)))
     goto error;
-  if (v->half && clf_context_is_cpu (ctx) &&
-      (!(v->k_map_left = clf_context_create_kernel (ctx, "spectrum",
+  if (v->cpu_forms &&
+      (!(v->k_luma_words = clf_context_create_kernel (ctx, "spectrum",
+                  "spectrum_video_luma_words", &err)) ||
+          !(v->k_map_left = clf_context_create_kernel (ctx, "spectrum",
                   "spectrum_video_map_left", &err)) ||
           !(v->k_map_right = clf_context_create_kernel (ctx, "spectrum",
                   "spectrum_video_map_right", &err))))
@@ -291,6 +298,7 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
   const cl_uint zero = 0;
   gsize out_row_bytes = (gsize) v->out_bpp * width;
   size_t gs2[2] = { width, height };
+  cl_kernel luma = v->k_luma;
   size_t gs1;
   gdouble n = (gdouble) width * height;
   guint c;
@@ -333,26 +341,46 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
   }
   what = "computing the 2D spectrum";
 
-  SET_ARG (v->k_luma, 0, src);
-  SET_ARG (v->k_luma, 1, in_stride);
-  SET_ARG (v->k_luma, 2, mode);
-  SET_ARG (v->k_luma, 3, pstride);
-  SET_ARG (v->k_luma, 4, in_off[0]);
-  SET_ARG (v->k_luma, 5, in_off[1]);
-  SET_ARG (v->k_luma, 6, in_off[2]);
-  SET_ARG (v->k_luma, 7, v->coeff[0]);
-  SET_ARG (v->k_luma, 8, v->coeff[1]);
-  SET_ARG (v->k_luma, 9, v->coeff[2]);
-  SET_ARG (v->k_luma, 10, width);
-  SET_ARG (v->k_luma, 11, height);
-  SET_ARG (v->k_luma, 12, v->real);
-  SET_ARG (v->k_luma, 13, is_complex);
+  if (v->k_luma_words && v->pstride == 4 && in_stride % 4 == 0 &&
+      (in_off[0] - v->offset[0]) % 4 == 0) {
+    /* pixels of four bytes in rows that start at multiples of 4 bytes,
+     * read as words, with the components' offsets in the pixel */
+    cl_uint plane = in_off[0] - v->offset[0];
+
+    luma = v->k_luma_words;
+    SET_ARG (luma, 0, src);
+    SET_ARG (luma, 1, plane);
+    SET_ARG (luma, 2, in_stride);
+    SET_ARG (luma, 3, mode);
+    SET_ARG (luma, 4, v->offset[0]);
+    SET_ARG (luma, 5, v->offset[1]);
+    SET_ARG (luma, 6, v->offset[2]);
+    SET_ARG (luma, 7, v->coeff[0]);
+    SET_ARG (luma, 8, v->coeff[1]);
+    SET_ARG (luma, 9, v->coeff[2]);
+    SET_ARG (luma, 10, width);
+    SET_ARG (luma, 11, v->real);
+  } else {
+    SET_ARG (luma, 0, src);
+    SET_ARG (luma, 1, in_stride);
+    SET_ARG (luma, 2, mode);
+    SET_ARG (luma, 3, pstride);
+    SET_ARG (luma, 4, in_off[0]);
+    SET_ARG (luma, 5, in_off[1]);
+    SET_ARG (luma, 6, in_off[2]);
+    SET_ARG (luma, 7, v->coeff[0]);
+    SET_ARG (luma, 8, v->coeff[1]);
+    SET_ARG (luma, 9, v->coeff[2]);
+    SET_ARG (luma, 10, width);
+    SET_ARG (luma, 11, height);
+    SET_ARG (luma, 12, v->real);
+    SET_ARG (luma, 13, is_complex);
+  }
   if (status != CL_SUCCESS) {
     clf_set_cl_error (&err, status, "clSetKernelArg (spectrum_video_luma)");
     goto error;
   }
-  status = clEnqueueNDRangeKernel (q, v->k_luma, 2, NULL, gs2, NULL, 0, NULL,
-      NULL);
+  status = clEnqueueNDRangeKernel (q, luma, 2, NULL, gs2, NULL, 0, NULL, NULL);
   if (status != CL_SUCCESS) {
     clf_set_cl_error (&err, status, "clEnqueueNDRangeKernel (luma)");
     goto error;
@@ -367,12 +395,20 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
       sizeof (zero), 0, NULL, NULL);
   SET_ARG (v->k_peak, 0, v->spec);
   SET_ARG (v->k_peak, 1, spec_count);
-  SET_ARG (v->k_peak, 2, v->peak);
+  /* in a row: chunks of at least 4096 bins, a few per core */
+  gs1 = MIN ((gsize) (v->cpu_forms ? 64 : 4096), v->spec_count);
+  if (v->cpu_forms) {
+    cl_uint chunk = (cl_uint) ((v->spec_count + gs1 - 1) / gs1);
+
+    chunk = MAX (chunk, 4096);
+    gs1 = (v->spec_count + chunk - 1) / chunk;
+    SET_ARG (v->k_peak, 2, chunk);
+  }
+  SET_ARG (v->k_peak, v->cpu_forms ? 3 : 2, v->peak);
   if (status != CL_SUCCESS) {
     clf_set_cl_error (&err, status, "setting up spectrum_video_peak");
     goto error;
   }
-  gs1 = MIN ((gsize) 4096, v->spec_count);
   status = clEnqueueNDRangeKernel (q, v->k_peak, 1, NULL, &gs1, NULL, 0, NULL,
       NULL);
   if (status != CL_SUCCESS) {

@@ -423,7 +423,8 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
     size_t size[2][2] = { {width, height}, {width - width / 2, height} };
     guint i;
 
-    if (v->k_map_left) {
+    /* (16-bit pixels as words: at even offsets) */
+    if (v->k_map_left && (out_bpp == 1 || (out_offset | out_stride) % 2 == 0)) {
       maps[0] = v->k_map_left;
       maps[1] = v->k_map_right;
       size[0][0] = width / 2;

@@ -1037,6 +1037,13 @@ audio_convert (GstClfftSpectrumAudio * a, const guint8 * in, gfloat * out,
   switch (a->format) {
     case GST_AUDIO_FORMAT_S16:{
       const gint16 *s = (const gint16 *) in;
+      if (nch == 1 && ch == 2) {
+        /* stereo mixed, the common case, in a loop the compiler
+         * vectorises: the same sums and quotients as below */
+        for (j = 0; j < frames; j++)
+          out[j] = (s[2 * j] / max_value + s[2 * j + 1] / max_value) / 2.0f;
+        break;
+      }
       for (j = 0; j < frames; j++, s += ch, out += nch) {
         if (nch > 1) {
           for (c = 0; c < ch; c++)
@@ -1090,6 +1097,13 @@ audio_convert (GstClfftSpectrumAudio * a, const guint8 * in, gfloat * out,
     }
     case GST_AUDIO_FORMAT_F32:{
       const gfloat *s = (const gfloat *) in;
+      if (nch == 1 && ch == 2) {
+        /* (as S16's; the mixing loop below took 10% of a bands=1024
+         * stream's time on a 2-core Xeon) */
+        for (j = 0; j < frames; j++)
+          out[j] = (s[2 * j] + s[2 * j + 1]) / 2.0f;
+        break;
+      }
       for (j = 0; j < frames; j++, s += ch, out += nch) {
         if (nch > 1) {
           for (c = 0; c < ch; c++)

@@ -47,6 +47,8 @@ struct _GstClfftSpectrumVideo
    * NULL */
   gboolean cpu_forms;
   cl_kernel k_luma_words, k_map_left, k_map_right;
+  /* work-items in a group of the general spectrum_video_peak */
+  size_t peak_group;
 
   /* radial average, sized for radial_bands */
   guint radial_bands;
@@ -210,6 +212,20 @@ gst_clfft_spectrum_video_new (GstElement * element, ClfContext * ctx,
           !(v->k_map_right = clf_context_create_kernel (ctx, "spectrum",
                   "spectrum_video_map_right", &err))))
     goto error;
+  if (!v->cpu_forms) {
+    /* the largest power of two up to 256 the device runs it in */
+    size_t most = 1;
+    cl_int status = clGetKernelWorkGroupInfo (v->k_peak,
+        clf_context_get_device (ctx), CL_KERNEL_WORK_GROUP_SIZE,
+        sizeof (most), &most, NULL);
+
+    if (status != CL_SUCCESS) {
+      clf_set_cl_error (&err, status, "clGetKernelWorkGroupInfo (peak)");
+      goto error;
+    }
+    for (v->peak_group = 1; v->peak_group * 2 <= MIN (most, 256);)
+      v->peak_group *= 2;
+  }
 
   GST_INFO_OBJECT (element, "video spectrum %ux%u %s -> %s: %s", v->width,
       v->height, GST_VIDEO_INFO_NAME (in), GST_VIDEO_INFO_NAME (out),
@@ -395,22 +411,25 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
       sizeof (zero), 0, NULL, NULL);
   SET_ARG (v->k_peak, 0, v->spec);
   SET_ARG (v->k_peak, 1, spec_count);
-  /* in a row: chunks of at least 4096 bins, a few per core */
-  gs1 = MIN ((gsize) (v->cpu_forms ? 64 : 4096), v->spec_count);
   if (v->cpu_forms) {
-    cl_uint chunk = (cl_uint) ((v->spec_count + gs1 - 1) / gs1);
+    /* in a row: chunks of at least 4096 bins, a few per core */
+    cl_uint chunk = (cl_uint) MAX ((v->spec_count + 63) / 64, 4096);
 
-    chunk = MAX (chunk, 4096);
     gs1 = (v->spec_count + chunk - 1) / chunk;
     SET_ARG (v->k_peak, 2, chunk);
+    SET_ARG (v->k_peak, 3, v->peak);
+  } else {
+    /* groups of peak_group, up to 512 of them, each strides */
+    gs1 = MIN ((v->spec_count + v->peak_group - 1) / v->peak_group, 512) *
+        v->peak_group;
+    SET_ARG (v->k_peak, 2, v->peak);
   }
-  SET_ARG (v->k_peak, v->cpu_forms ? 3 : 2, v->peak);
   if (status != CL_SUCCESS) {
     clf_set_cl_error (&err, status, "setting up spectrum_video_peak");
     goto error;
   }
-  status = clEnqueueNDRangeKernel (q, v->k_peak, 1, NULL, &gs1, NULL, 0, NULL,
-      NULL);
+  status = clEnqueueNDRangeKernel (q, v->k_peak, 1, NULL, &gs1,
+      v->cpu_forms ? NULL : &v->peak_group, 0, NULL, NULL);
   if (status != CL_SUCCESS) {
     clf_set_cl_error (&err, status, "clEnqueueNDRangeKernel (peak)");
     goto error;

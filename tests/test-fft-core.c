@@ -801,14 +801,14 @@ test_cpu_path_chunks (void)
   setenv ("CLFFT_CPU_PATH", "1", 1);
   setenv ("CLFFT_CPU_CHUNK", "65536", 1);
   {
-    /* the hook really chunks: columns of 100 in chunks of 88 and a rest */
+    /* the hook really chunks: columns of 100 in chunks of 80 and a rest */
     ClfPlanDesc d;
     ClfError err = { 0, };
     ClfPlan *plan;
     clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 100, 90, 3);
     plan = clf_plan_new (harness_context (), &d, &err);
     CHECK (plan && strstr (clf_plan_describe (plan), "cpucols(90:") &&
-        strstr (clf_plan_describe (plan), "chunks of 88"),
+        strstr (clf_plan_describe (plan), "chunks of 80"),
         "CPU path not chunked: %s", plan ? clf_plan_describe (plan) :
         err.message);
     clf_plan_free (plan);

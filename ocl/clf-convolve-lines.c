@@ -29,6 +29,7 @@ struct _ClfLinePass
   size_t fill;                  /* samples line_load writes a line */
   int reads_lines;              /* the forward plan reads the lines
                                  * buffer itself, with no line_load */
+  int each;                     /* CPU forms over row-major lines */
 };
 
 static size_t force_fused;
@@ -153,56 +154,87 @@ new_fused (ClfLinePass * lp, ClfError * err)
  * which would otherwise become a plan pass into scratch of the lines'
  * size. */
 /* Whether a staged pass's forward plan reads the frame's lines straight
- * from the lines buffer (h samples apart, as the rows pass left them)
- * rather than from a copy padded to n: CPU devices' columns of the frame
- * alone, whose plans take the zeros after the frame as an extent. The
- * plan's reads reach n - h samples past the last line's frame samples
- * (and drop them), so the lines buffer holds that much more. On PoCL
- * (2-core EPYC) the copy (line_load_each) took 1.6-1.9 ms of 1080p
- * RGBA's frame. */
+ * from the lines buffer (as the rows pass left them) rather than from a
+ * copy padded to n: CPU devices' columns of the frame alone, whose plans
+ * take the zeros after the frame as an extent. The plan's reads reach
+ * n - h samples past each line's frame samples (and drop them): past the
+ * last line, or in row-major lines n - h rows past the last row, so the
+ * lines buffer holds that much more. On PoCL (2-core EPYC) the copy
+ * (line_load_each) took 1.6-1.9 ms of 1080p RGBA's frame. */
 static int
 columns_read_lines (ClfContext * ctx, ClfLineAxis axis, size_t frame)
 {
   return axis == CLF_LINES_COLUMNS && frame && clf_context_is_cpu (ctx);
 }
 
+/* Whether the staged passes take the CPU forms of line_load and
+ * line_store (convolve2d.cl), over a lines buffer in rows: on CPU
+ * devices, unless a test makes lines fuse, whose kernel and the GPU forms
+ * keep the lines in columns */
+static int
+row_major_lines (ClfContext * ctx)
+{
+  return clf_context_is_cpu (ctx) && !force_fused;
+}
+
 size_t
 clf_line_pass_lines_slack (ClfContext * ctx, ClfLineAxis axis, size_t n,
-    size_t frame)
+    size_t count, size_t frame)
 {
   if (!columns_read_lines (ctx, axis, frame) ||
       clf_line_pass_would_fuse (ctx, n))
     return 0;
+  /* past the last line, or in rows past the frame's last row */
+  if (row_major_lines (ctx))
+    return (n - frame) * count * sizeof (cl_float2);
   return (n - frame) * sizeof (cl_float2);
+}
+
+/* A plan over the lines, count of them in a row at a stride of count
+ * samples (row-major lines), or n apart (in_dist where it reads the
+ * column-major lines buffer) */
+static ClfPlan *
+new_line_plan (ClfLinePass * lp, ClfDirection dir, int in_rows,
+    size_t in_dist, ClfError * err)
+{
+  ClfPlanDesc desc;
+
+  clf_plan_desc_init (&desc, CLF_C2C, dir, lp->n, 0, lp->count);
+  if (dir == CLF_FORWARD)
+    desc.in_extent = lp->fill;
+  else if (clf_context_is_cpu (lp->ctx))
+    desc.in_multiplier = lp->kspec;
+  if (in_rows) {
+    desc.in.stride[0] = desc.out.stride[0] = lp->count;
+    desc.in.dist = desc.out.dist = 1;
+  } else if (in_dist) {
+    desc.in.dist = in_dist;
+  }
+  return clf_plan_new (lp->ctx, &desc, err);
 }
 
 static ClfStatus
 new_staged (ClfLinePass * lp, ClfError * err)
 {
-  ClfPlanDesc desc;
-  /* CPU devices load and store a line per work-item */
   int cpu = clf_context_is_cpu (lp->ctx);
+  /* the columns of row-major lines transform in column order */
+  int in_rows;
 
+  lp->each = row_major_lines (lp->ctx);
+  in_rows = lp->each && lp->axis == CLF_LINES_COLUMNS;
   lp->reads_lines = columns_read_lines (lp->ctx, lp->axis, lp->frame);
   if ((!lp->reads_lines &&
           !(lp->load = clf_context_create_kernel (lp->ctx, "convolve2d",
-                  cpu ? "line_load_each" : "line_load", err))) ||
+                  lp->each ? "line_load_each" : "line_load", err))) ||
       !(lp->store = clf_context_create_kernel (lp->ctx, "convolve2d",
-              cpu ? "line_store_each" : "line_store", err)) ||
+              lp->each ? "line_store_each" : "line_store", err)) ||
       (!cpu && !(lp->multiply = clf_context_create_kernel (lp->ctx,
                   "convolve2d", "multiply_spectrum", err))))
     return err ? err->code : CLF_ERROR_BUILD;
   lp->fill = cpu && lp->frame ? lp->frame : lp->n;
-  clf_plan_desc_init (&desc, CLF_C2C, CLF_FORWARD, lp->n, 0, lp->count);
-  desc.in_extent = lp->fill;
-  if (lp->reads_lines)
-    desc.in.dist = lp->frame;
-  if (!(lp->fwd = clf_plan_new (lp->ctx, &desc, err)))
-    return err ? err->code : CLF_ERROR_OPENCL;
-  clf_plan_desc_init (&desc, CLF_C2C, CLF_INVERSE, lp->n, 0, lp->count);
-  if (cpu)
-    desc.in_multiplier = lp->kspec;
-  if (!(lp->inv = clf_plan_new (lp->ctx, &desc, err)))
+  if (!(lp->fwd = new_line_plan (lp, CLF_FORWARD, in_rows,
+              lp->reads_lines ? lp->frame : 0, err)) ||
+      !(lp->inv = new_line_plan (lp, CLF_INVERSE, in_rows, 0, err)))
     return err ? err->code : CLF_ERROR_OPENCL;
   lp->buf = clf_context_alloc (lp->ctx, CL_MEM_READ_WRITE,
       lp->count * lp->n * sizeof (cl_float2), err);
@@ -358,14 +390,16 @@ enqueue_fused (ClfLinePass * lp, cl_mem raw, cl_mem lines,
       f->G * f->T, 1, "convolving lines", err);
 }
 
-/* line_load or line_store over samples of each line; CPU devices' forms
- * (line_load_each, line_store_each) take a line per work-item */
+/* line_load or line_store over samples of each line; the CPU forms
+ * (line_load_each, line_store_each) take a line per work-item in the row
+ * pass and a row of samples (of every line) in the column pass */
 static ClfStatus
 launch_line_io (ClfLinePass * lp, cl_kernel k, size_t samples,
     const char *what, ClfError * err)
 {
-  if (clf_context_is_cpu (lp->ctx))
-    return clf_context_launch (lp->ctx, k, lp->count, 0, 1, 1, what, err);
+  if (lp->each)
+    return clf_context_launch (lp->ctx, k, lp->axis == CLF_LINES_ROWS ?
+        lp->count : samples, 0, 1, 1, what, err);
   return clf_context_launch (lp->ctx, k, samples, lp->count, 64, 1, what, err);
 }
 

@@ -7,7 +7,8 @@
 
 /* The two passes, in the order they run (CLF_LINE_PASS in fft.cl, pass
  * in convolve2d.cl): frame rows into the lines buffer, its lines back
- * into frame columns. The layouts are in kernels/line-io.clh. */
+ * into frame columns. The layouts are in kernels/line-io.clh, and for
+ * CPU devices' staged passes in kernels/convolve2d.cl (line_load_each). */
 typedef enum
 {
   CLF_LINES_ROWS = 1,
@@ -50,9 +51,9 @@ ClfStatus clf_line_pass_enqueue (ClfLinePass * lp, cl_mem raw, cl_mem lines,
 size_t clf_line_pass_device_bytes (size_t n, size_t count, int fused,
     size_t clamp_extent);
 /* Bytes the lines buffer needs past the frame's lines for a pass over
- * lines of n samples (frame as for clf_line_pass_new) */
+ * count lines of n samples (frame as for clf_line_pass_new) */
 size_t clf_line_pass_lines_slack (ClfContext * ctx, ClfLineAxis axis,
-    size_t n, size_t frame);
+    size_t n, size_t count, size_t frame);
 int clf_line_pass_is_fused (ClfLinePass * lp);
 /* Whether clf_line_pass_new would fuse on this device */
 int clf_line_pass_would_fuse (ClfContext * ctx, size_t n);

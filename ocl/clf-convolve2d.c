@@ -219,7 +219,7 @@ lines_bytes (ClfContext * ctx, const Group * g)
 {
   return pairs_of (g) * g->width * g->height * sizeof (cl_float2) +
       clf_line_pass_lines_slack (ctx, CLF_LINES_COLUMNS, g->ny,
-      clamp_extent (g, CLF_LINES_COLUMNS));
+      pairs_of (g) * g->width, clamp_extent (g, CLF_LINES_COLUMNS));
 }
 
 /* Device bytes of a group, and the largest single buffer in *largest */

@@ -388,14 +388,19 @@ static const GstVideoFormat all_formats[] = {
   GST_VIDEO_FORMAT_Y444
 };
 
-/* Every format, odd frame sizes (so chroma rounds up), every channel. */
+/* Every format, odd frame sizes (so chroma rounds up), every channel:
+ * padded lines (mirror edges) and lines of the frame alone (clamp), whose
+ * loads CPU devices read per depth and channel count. */
 GST_START_TEST (test_formats)
 {
   guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (all_formats); i++)
+  for (i = 0; i < G_N_ELEMENTS (all_formats); i++) {
     run_shape (all_formats[i], 37, 29, SHAPE_GAUSSIAN, 4.5f, EDGE_MIRROR,
         FILL_RANDOM, 100 + i);
+    run_shape (all_formats[i], 37, 29, SHAPE_GAUSSIAN, 4.5f, EDGE_CLAMP,
+        FILL_RANDOM, 150 + i);
+  }
 }
 
 GST_END_TEST;

@@ -241,6 +241,27 @@ pair_line (__global uchar * raw, uint16 chan, int8 geo, uint p, int rows,
  * per work-item at a stride of a row (1080p RGBA on a 2-core Xeon:
  * 10.3 and 8.7 ms of 73). */
 
+/* count samples of a frame row into a line as floats: channel a's as
+ * the real parts, channel b's (two) or zeros as the imaginary ones */
+inline void
+load_row (__global float *out, __global const uchar * a, uint step_a,
+    __global const uchar * b, uint step_b, int two, int wide, uint count)
+{
+  const float keep = two ? 1.0f : 0.0f;
+
+  if (wide)
+    for (size_t j = 0; j < count; j++) {
+      out[2 * j] = (float) (a[j * step_a] | (a[j * step_a + 1] << 8));
+      out[2 * j + 1] = keep * (float) (b[j * step_b] |
+          (b[j * step_b + 1] << 8));
+    }
+  else
+    for (size_t j = 0; j < count; j++) {
+      out[2 * j] = (float) a[j * step_a];
+      out[2 * j + 1] = keep * (float) b[j * step_b];
+    }
+}
+
 /* row pass, pass 1: line b (b = p * h + y) of buf from frame row y of
  * pair p, a line per work-item. columns, pass 2 (padded lines, mirror or
  * wrap edges): buf row j from the lines buffer's row j - pad, extended by
@@ -260,6 +281,16 @@ line_load_each (__global uchar * raw, __global float2 * lines, uint16 chan,
       return;
     PairLine row = pair_line (raw, chan, geo, b / h, 1, b % h);
 
+    /* the frame alone (clamp and zero edges): sample j is frame column
+     * j, read in a loop per depth that PoCL vectorises (the general loop
+     * below tests the edge and both depths per sample) */
+    if (geo.s2 == 0 && fill <= (uint) w &&
+        (!row.two || row.wide[1] == row.wide[0])) {
+      load_row ((__global float *) out, row.at[0], row.step[0],
+          row.two ? row.at[1] : row.at[0], row.step[row.two], row.two,
+          row.wide[0], fill);
+      return;
+    }
     for (uint j = 0; j < fill; j++) {
       int sx = edge_index ((int) j - geo.s2, w, geo.s3);
       float2 v = (float2) (0.0f, 0.0f);

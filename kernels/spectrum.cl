@@ -500,6 +500,23 @@ radial_row_power (__global const float2 *spec, const uint width,
   return sum;
 }
 
+/* The same over rows height / 2 + v and height / 2 - v (bins v and -v),
+ * which share their runs */
+CLF_ALWAYS_INLINE float
+radial_pair_power (__global const float2 *spec, const uint width,
+    const uint height, const uint is_half, const uint v, const uint u0,
+    const uint u1, uint * count)
+{
+  float sum = 0.0f;
+
+  if (v < height - height / 2)
+    sum += radial_row_power (spec, width, height, is_half, v, u0, u1, count);
+  if (v >= 1)
+    sum += radial_row_power (spec, width, height, is_half, height - v, u0,
+        u1, count);
+  return sum;
+}
+
 /* Radially averaged power, for fewer bands than about twice the width
  * (the work grows with bands times rows): work-item (b, j) sums band b
  * over every slices-th of the rows it reaches, with one atomic add at the
@@ -533,15 +550,9 @@ spectrum_video_radial_bands (__global const float2 *spec, const uint width,
     const uint u0 = radial_first (b, u_end, w, v, h, scale);
     const uint u1 = radial_first (b + 1, u_end, w, v, h, scale);
 
-    if (u0 >= u1)
-      continue;
-    /* rows height / 2 + v and height / 2 - v, at bins v and -v */
-    if (v < height - height / 2)
-      sum += radial_row_power (spec, width, height, is_half, v, u0, u1,
+    if (u0 < u1)
+      sum += radial_pair_power (spec, width, height, is_half, v, u0, u1,
           &count);
-    if (v >= 1)
-      sum += radial_row_power (spec, width, height, is_half, height - v, u0,
-          u1, &count);
   }
   if (count) {
     atomic_add_float (&sums[b], sum * inv_n2);
@@ -575,15 +586,9 @@ spectrum_video_radial_rows (__global const float2 *spec, const uint width,
 
       const uint u1 = radial_first (b + 1, u_end, w, v, h, scale);
       uint count = 0;
-      float sum = 0.0f;
+      const float sum = radial_pair_power (spec, width, height, is_half, v,
+          u, u1, &count);
 
-      /* rows height / 2 + v and height / 2 - v, at bins v and -v */
-      if (v < height - height / 2)
-        sum += radial_row_power (spec, width, height, is_half, v, u, u1,
-            &count);
-      if (v >= 1)
-        sum += radial_row_power (spec, width, height, is_half, height - v, u,
-            u1, &count);
       if (count) {
         atomic_add_float (&sums[b], sum * inv_n2);
         atomic_add (&counts[b], count);

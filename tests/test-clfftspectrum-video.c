@@ -235,6 +235,20 @@ harness_new (const gchar * launch, const gchar * in, const gchar * out,
   return h;
 }
 
+/* clfftspectrum without messages from fmt to GRAY8 images of w x h */
+static GstHarness *
+image_harness (GstVideoFormat fmt, guint w, guint h, GstBus ** bus)
+{
+  gchar *in = video_caps (fmt, w, h);
+  gchar *out = video_caps (GST_VIDEO_FORMAT_GRAY8, w, h);
+  GstHarness *hn = harness_new ("clfftspectrum post-messages=false", in,
+      out, bus);
+
+  g_free (in);
+  g_free (out);
+  return hn;
+}
+
 /* Tears down a harness_new harness; the bus is flushed first, or the
  * messages queued on it would keep the elements that posted them alive. */
 static void
@@ -284,11 +298,8 @@ GST_START_TEST (test_cosine_every_format)
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (formats); i++) {
-    gchar *in = video_caps (formats[i], w, h);
-    gchar *out = video_caps (GST_VIDEO_FORMAT_GRAY8, w, h);
     GstBus *bus;
-    GstHarness *hn = harness_new ("clfftspectrum post-messages=false", in,
-        out, &bus);
+    GstHarness *hn = image_harness (formats[i], w, h, &bus);
     GstBuffer *res = process (hn, make_frame (formats[i], w, h, luma,
             as_read), 0);
     gdouble mean = 0.0, dc_db;
@@ -316,8 +327,6 @@ GST_START_TEST (test_cosine_every_format)
     gst_buffer_unref (res);
     check_no_error (bus);
     harness_free (hn, bus);
-    g_free (in);
-    g_free (out);
   }
   g_free (luma);
   g_free (as_read);
@@ -339,11 +348,8 @@ GST_START_TEST (test_rgb_components)
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (formats); i++) {
-    gchar *in = video_caps (formats[i], w, h);
-    gchar *out = video_caps (GST_VIDEO_FORMAT_GRAY8, w, h);
     GstBus *bus;
-    GstHarness *hn = harness_new ("clfftspectrum post-messages=false", in,
-        out, &bus);
+    GstHarness *hn = image_harness (formats[i], w, h, &bus);
     GstBuffer *res = process (hn, make_colour_frame (formats[i], w, h, i + 1,
             as_read), 0);
 
@@ -352,8 +358,6 @@ GST_START_TEST (test_rgb_components)
     gst_buffer_unref (res);
     check_no_error (bus);
     harness_free (hn, bus);
-    g_free (in);
-    g_free (out);
   }
   g_free (as_read);
 }

@@ -249,16 +249,16 @@ load_row (__global float *out, __global const uchar * a, uint step_a,
 {
   const float keep = two ? 1.0f : 0.0f;
 
+  /* sample_read with a constant depth in each loop */
   if (wide)
     for (size_t j = 0; j < count; j++) {
-      out[2 * j] = (float) (a[j * step_a] | (a[j * step_a + 1] << 8));
-      out[2 * j + 1] = keep * (float) (b[j * step_b] |
-          (b[j * step_b + 1] << 8));
+      out[2 * j] = sample_read (a + j * step_a, 1);
+      out[2 * j + 1] = keep * sample_read (b + j * step_b, 1);
     }
   else
     for (size_t j = 0; j < count; j++) {
-      out[2 * j] = (float) a[j * step_a];
-      out[2 * j + 1] = keep * (float) b[j * step_b];
+      out[2 * j] = sample_read (a + j * step_a, 0);
+      out[2 * j + 1] = keep * sample_read (b + j * step_b, 0);
     }
 }
 
@@ -341,15 +341,13 @@ inline void
 store_row (__global uchar * at, uint step, int wide, __global const float *v,
     uint w)
 {
+  /* sample_write with a constant depth in each loop */
   if (wide)
-    for (uint x = 0; x < w; x++) {
-      uint u = code_value (v[2 * x], 65535.0f);
-      at[(size_t) x * step] = (uchar) (u & 0xff);
-      at[(size_t) x * step + 1] = (uchar) (u >> 8);
-    }
+    for (uint x = 0; x < w; x++)
+      sample_write (at + (size_t) x * step, 1, v[2 * x]);
   else
     for (uint x = 0; x < w; x++)
-      at[(size_t) x * step] = (uchar) code_value (v[2 * x], 255.0f);
+      sample_write (at + (size_t) x * step, 0, v[2 * x]);
 }
 
 /* row pass, pass 1: line b's frame part into the lines buffer's row y,

@@ -308,7 +308,7 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
   cl_uint is_complex = !v->half, mode = v->mode, pstride = v->pstride;
   cl_uint out_bpp = v->out_bpp;
   cl_uint nbands = bands, spec_count = v->spec_count;
-  cl_uint in_stride, in_off[3], out_offset, out_stride;
+  cl_uint in_stride, in_plane, in_off[3], out_offset, out_stride;
   cl_mem src, dst;
   cl_float inv_n2, thr = threshold;
   const cl_uint zero = 0;
@@ -330,8 +330,7 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
       goto error;
     src = in->mem;
     in_stride = in->stride;
-    for (c = 0; c < 3; c++)
-      in_off[c] = in->offset + v->offset[c];
+    in_plane = in->offset;
   } else {
     what = "uploading a frame";
     if (clf_context_upload (v->ctx, v->raw, 0, v->in_row_bytes, in->data,
@@ -339,9 +338,10 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
       goto error;
     src = v->raw;
     in_stride = v->in_row_bytes;
-    for (c = 0; c < 3; c++)
-      in_off[c] = v->offset[c];
+    in_plane = 0;
   }
+  for (c = 0; c < 3; c++)
+    in_off[c] = in_plane + v->offset[c];
   /* likewise the spectrum goes straight into a device output frame */
   if (out->mem) {
     what = "writing a frame on the device";
@@ -358,14 +358,12 @@ gst_clfft_spectrum_video_process (GstClfftSpectrumVideo * v,
   what = "computing the 2D spectrum";
 
   if (v->k_luma_words && v->pstride == 4 && in_stride % 4 == 0 &&
-      (in_off[0] - v->offset[0]) % 4 == 0) {
+      in_plane % 4 == 0) {
     /* pixels of four bytes in rows that start at multiples of 4 bytes,
      * read as words, with the components' offsets in the pixel */
-    cl_uint plane = in_off[0] - v->offset[0];
-
     luma = v->k_luma_words;
     SET_ARG (luma, 0, src);
-    SET_ARG (luma, 1, plane);
+    SET_ARG (luma, 1, in_plane);
     SET_ARG (luma, 2, in_stride);
     SET_ARG (luma, 3, mode);
     SET_ARG (luma, 4, v->offset[0]);

@@ -410,6 +410,122 @@ add_stage_launches (ClfPlan * plan, const Stage * st, int src, int dst,
   return CLF_OK;
 }
 
+/* Real values read as complex pairs: pair j is floats 2j and 2j+1 of
+ * each transform. Possible where the reals are adjacent and every offset
+ * is even. */
+static int
+pairs_addr (Addr a, Addr * pairs)
+{
+  if (a.stride != 1 || a.off % 2 || a.d0 % 2 || a.d1 % 2 || a.d2 % 2)
+    return 0;
+  *pairs = a;
+  pairs->off /= 2;
+  pairs->d0 /= 2;
+  pairs->d1 /= 2;
+  pairs->d2 /= 2;
+  return 1;
+}
+
+/* Whether a real axis (R2C: IN_REAL, C2R: IN_HERMITIAN and OUT_REAL) of
+ * even length runs as a complex transform of half the length between
+ * the passes of kernels/fft_real.cl; if so, *fx is that transform, its
+ * rows in scratch on the spectrum's side m + 1 values apart (the last
+ * unused). R2C must keep every bin. $CLFFT_CPU_REAL_HALF=0 keeps every real axis whole. */
+static cl_uint
+real_half (const Axis * ax, Axis * fx)
+{
+  const char *env = getenv ("CLFFT_CPU_REAL_HALF");
+  size_t m = ax->n / 2;
+
+  if ((env && env[0] == '0') || ax->n % 2 || ax->n < 4)
+    return 0;
+  *fx = *ax;
+  fx->n = m;
+  fx->flags = 0;
+  fx->count = ALL_ELEMENTS;
+  fx->in_extent = fx->out_extent = 0;
+  fx->multiplier = NULL;
+  if ((ax->flags & IN_REAL) && ax->count >= m + 1 &&
+      pairs_addr (ax->in, &fx->in)) {
+    fx->out = packed_rows (m + 1);
+    fx->scale = 1.0f;
+    return IN_REAL;
+  }
+  if ((ax->flags & IN_HERMITIAN) && (ax->flags & OUT_REAL) &&
+      pairs_addr (ax->out, &fx->out)) {
+    fx->in = packed_rows (m + 1);
+    return OUT_REAL;
+  }
+  return 0;
+}
+
+/* w^k = exp(-2 pi i k/n), k = 0..n/2, for kernels/fft_real.cl */
+static cl_mem
+real_twiddles (ClfPlan * plan, size_t n, ClfError * err)
+{
+  size_t m = n / 2;
+  float *t = malloc (2 * (m + 1) * sizeof (float));
+  cl_mem mem;
+
+  if (!t) {
+    clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
+    return NULL;
+  }
+  for (size_t k = 0; k <= m; k++) {
+    double a = -2.0 * M_PI * (double) k / (double) n;
+    t[2 * k] = (float) cos (a);
+    t[2 * k + 1] = (float) sin (a);
+  }
+  mem = clf_plan_add_table (plan, t, 2 * (m + 1), err);
+  free (t);
+  return mem;
+}
+
+/* The pass of kernels/fft_real.cl on the spectrum's side of a real axis:
+ * real_split after the stages (R2C), real_merge before them (C2R) */
+static ClfStatus
+new_real_pass (ClfPlan * plan, const Axis * ax, cl_uint real, Stage * sg,
+    ClfError * err)
+{
+  ClfContext *ctx = clf_plan_get_context (plan);
+  cl_uint m = (cl_uint) (ax->n / 2);
+  cl_mem tw = real_twiddles (plan, ax->n, err);
+  const Addr *spectrum = real == IN_REAL ? &ax->out : &ax->in;
+  cl_uint8 addr;
+  cl_int e = 0;
+
+  if (!tw)
+    return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+  sg->main = clf_context_create_kernel_full (ctx, "fft_real",
+      spectrum->stride == 1 ? "-DUNIT_STRIDE" : NULL,
+      real == IN_REAL ? "real_split" : "real_merge", err);
+  if (!sg->main)
+    return err ? err->code : CLF_ERROR_OPENCL;
+  sg->mode = 1;
+  sg->e1 = 1;
+  if (real == IN_REAL) {
+    float sign_out = (ax->flags & CONJ_OUT) ? -1.0f : 1.0f;
+    addr = addr_to_cl (ax->out);
+    sg->e0 = m / 2 + 1;
+    e |= clSetKernelArg (sg->main, 2, sizeof (addr), &addr);
+    e |= clSetKernelArg (sg->main, 3, sizeof (m), &m);
+    e |= clSetKernelArg (sg->main, 4, sizeof (tw), &tw);
+    e |= clSetKernelArg (sg->main, 5, sizeof (float), &ax->scale);
+    e |= clSetKernelArg (sg->main, 6, sizeof (float), &sign_out);
+  } else {
+    float sign_in = (ax->flags & CONJ_IN) ? -1.0f : 1.0f;
+    addr = addr_to_cl (ax->in);
+    sg->e0 = m / 2 + 1;
+    e |= clSetKernelArg (sg->main, 2, sizeof (addr), &addr);
+    e |= clSetKernelArg (sg->main, 3, sizeof (m), &m);
+    e |= clSetKernelArg (sg->main, 4, sizeof (tw), &tw);
+    e |= clSetKernelArg (sg->main, 5, sizeof (float), &sign_in);
+  }
+  if (e != CL_SUCCESS)
+    return clf_set_cl_error (err, e, "clSetKernelArg (fft_real)");
+  return CLF_OK;
+}
+
 int
 clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
     ClfStatus * status, ClfError * err)
@@ -417,8 +533,12 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
   ClfContext *ctx = clf_plan_get_context (plan);
   unsigned radices[MAX_CPU_STAGES];
   cl_uint tw_off[MAX_CPU_STAGES];
-  Stage stages[MAX_CPU_STAGES];
-  size_t n = ax->n, batch = ax->batch, cols, ns_prod, floats = 0;
+  Stage stages[MAX_CPU_STAGES], real_pass;
+  /* the complex transform the stages run: the axis, or for a real axis
+   * of even length one of half the length (real_half) */
+  Axis fx;
+  cl_uint real = real_half (ax, &fx);
+  size_t n, batch = ax->batch, cols, ns_prod, floats = 0;
   size_t target, per, chunk, outer, cw = 0, ow = 1;
   size_t last_width = 0;
   int ns, order, scratch[2] = { -1, -1 };
@@ -430,7 +550,12 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
 
   if (!clf_plan_cpu_enabled (ctx))
     return 0;
-  cols = column_count (ax);
+  if (real && cpu_radices (fx.n, ORDER_STOCKHAM, radices, &cost) < 2)
+    real = 0;
+  if (!real)
+    fx = *ax;
+  n = fx.n;
+  cols = column_count (&fx);
   target = chunk_bytes (n * batch * sizeof (cl_float2));
   if (cols) {
     order = ORDER_COLUMNS;
@@ -454,11 +579,12 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
   if (ns < 2)
     return 0;
   memset (stages, 0, sizeof (stages));
+  memset (&real_pass, 0, sizeof (real_pass));
 
   /* chunks: rows in groups of `chunk` transforms; columns in groups of
    * cw columns (a multiple of LANES) of ow outer transforms */
   outer = cols ? batch / cols : batch;
-  per = n * sizeof (cl_float2);
+  per = (n + (real ? 1 : 0)) * sizeof (cl_float2);
   if (!cols) {
     chunk = target ? target / per : batch;
     if (chunk < 1)
@@ -514,17 +640,22 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
     *status = err ? err->code : CLF_ERROR_OPENCL;
     return 1;
   }
-  for (int i = 0; i < (ns > 2 ? 2 : 1); i++) {
-    scratch[i] = clf_plan_shared_scratch (plan, i, n * (cols ?
-            column_pitch (cw) * ow : chunk) * sizeof (cl_float2), err);
+  for (int i = 0; i < (ns > 2 || real ? 2 : 1); i++) {
+    scratch[i] = clf_plan_shared_scratch (plan, i, (n + (real ? 1 : 0)) *
+        (cols ? column_pitch (cw) * ow : chunk) * sizeof (cl_float2), err);
     if (scratch[i] < 0) {
       *status = err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
       return 1;
     }
   }
 
-  snprintf (note, sizeof (note), " cpu%s(%zu:", cols ? "cols" :
-      order == ORDER_TRANSPOSED ? "t" : "", n);
+  if (real)
+    snprintf (note, sizeof (note), " cpu%s(%zu as %s %zu:", order ==
+        ORDER_TRANSPOSED ? "t" : "", ax->n, real == IN_REAL ? "split" :
+        "merged", n);
+  else
+    snprintf (note, sizeof (note), " cpu%s(%zu:", cols ? "cols" :
+        order == ORDER_TRANSPOSED ? "t" : "", n);
   for (int s = 0; s < ns; s++)
     snprintf (note + strlen (note), sizeof (note) - strlen (note), "%s%u",
         s ? "x" : "", radices[s]);
@@ -543,16 +674,18 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
     size_t q_ext = n / (ns_prod * R);
     Stage *sg = &stages[s];
     Addr in, out;
-    cl_uint flags = (first ? 0 : 1) | (last ? 0 : 2);
+    /* which side is a chunk's scratch (fft_cpu_pass's params.s5) */
+    cl_uint flags = (first && real != OUT_REAL ? 0 : 1) |
+        (last && real != IN_REAL ? 0 : 2);
     char defines[256];
-    float scale = last ? ax->scale : 1.0f;
-    float sign_in = first && (ax->flags & CONJ_IN) ? -1.0f : 1.0f;
-    float sign_out = last && (ax->flags & CONJ_OUT) ? -1.0f : 1.0f;
+    float scale = last ? fx.scale : 1.0f;
+    float sign_in = first && (fx.flags & CONJ_IN) ? -1.0f : 1.0f;
+    float sign_out = last && (fx.flags & CONJ_OUT) ? -1.0f : 1.0f;
     /* outputs kept: R2C's half, an output extent */
-    cl_uint keep = ax->out_extent && ax->out_extent < ax->count ?
-        ax->out_extent : ax->count;
-    int in_extent = first && ax->in_extent && ax->in_extent < n;
-    cl_mem mul = first ? ax->multiplier : NULL;
+    cl_uint keep = fx.out_extent && fx.out_extent < fx.count ?
+        fx.out_extent : fx.count;
+    int in_extent = first && fx.in_extent && fx.in_extent < n;
+    cl_mem mul = first ? fx.multiplier : NULL;
     cl_uint8 params;
 
     if (cols) {
@@ -573,8 +706,8 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
       sg->e0 = ns_prod;
       sg->e1 = q_ext;
     }
-    in = first ? ax->in : cols ? packed_columns (n, cw) : packed_rows (n);
-    out = last ? ax->out : cols ? packed_columns (n, cw) : packed_rows (n);
+    in = first ? fx.in : cols ? packed_columns (n, cw) : packed_rows (n);
+    out = last ? fx.out : cols ? packed_columns (n, cw) : packed_rows (n);
     if (cols) {
       if (first && in.nb0 == ONE_LEVEL)
         in.nb0 = (cl_uint) cols;
@@ -584,9 +717,9 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
 
     snprintf (defines, sizeof (defines), "-DR=%u -DMODE=%d%s -DIN_KIND=%d%s%s"
         "%s%s%s%s%s", R, sg->mode, first ? " -DFIRST" : "",
-        !first ? 0 : (ax->flags & IN_REAL) ? 1 :
-        (ax->flags & IN_HERMITIAN) ? 2 : 0,
-        last && (ax->flags & OUT_REAL) ? " -DOUT_REAL" : "",
+        !first ? 0 : (fx.flags & IN_REAL) ? 1 :
+        (fx.flags & IN_HERMITIAN) ? 2 : 0,
+        last && (fx.flags & OUT_REAL) ? " -DOUT_REAL" : "",
         last && keep < n ? " -DLIMIT" : "",
         in.stride == 1 ? " -DIN_UNIT" : "",
         out.stride == 1 ? " -DOUT_UNIT" : "",
@@ -594,7 +727,7 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
         in_extent ? " -DIN_EXTENT" : "", mul ? " -DIN_MULTIPLY" : "");
     params = (cl_uint8) { {(cl_uint) n, (cl_uint) ns_prod,
             keep < n ? keep : (cl_uint) n, tw_off[s],
-        (cl_uint) sg->e1, flags, 0, in_extent ? ax->in_extent : (cl_uint) n}
+        (cl_uint) sg->e1, flags, 0, in_extent ? fx.in_extent : (cl_uint) n}
     };
 
     sg->main = clf_context_create_kernel_full (ctx, "fft_cpu", defines,
@@ -619,18 +752,29 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
     }
     ns_prod *= R;
   }
+  if (st == CLF_OK && real)
+    st = new_real_pass (plan, ax, real, &real_pass, err);
 
   /* the launches: every stage of a chunk, then the next chunk */
   if (st == CLF_OK && !cols) {
     for (size_t b0 = 0; b0 < batch && st == CLF_OK; b0 += chunk) {
       size_t nb = batch - b0 < chunk ? batch - b0 : chunk;
       int src = ax->src;
+      /* real_merge's rows go where stage 0 reads scratch from */
+      if (real == OUT_REAL) {
+        st = add_stage_launches (plan, &real_pass, src, scratch[1], 0,
+            real_pass.e0, b0, nb, err);
+        src = scratch[1];
+      }
       for (int s = 0; s < ns && st == CLF_OK; s++) {
-        int dst = s == ns - 1 ? ax->dst : scratch[s % 2];
+        int dst = s == ns - 1 && real != IN_REAL ? ax->dst : scratch[s % 2];
         st = add_stage_launches (plan, &stages[s], src, dst, 0,
             stages[s].e0, b0 * stages[s].e1, nb * stages[s].e1, err);
         src = dst;
       }
+      if (st == CLF_OK && real == IN_REAL)
+        st = add_stage_launches (plan, &real_pass, src, ax->dst, 0,
+            real_pass.e0, b0, nb, err);
     }
   } else if (st == CLF_OK) {
     for (size_t o0 = 0; o0 < outer && st == CLF_OK; o0 += ow) {
@@ -648,6 +792,8 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
     }
   }
 
+  if (real_pass.main)
+    clReleaseKernel (real_pass.main);
   for (int s = 0; s < ns; s++) {
     if (stages[s].main)
       clReleaseKernel (stages[s].main);

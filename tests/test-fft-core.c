@@ -887,6 +887,140 @@ test_cpu_path_c2r (void)
   unsetenv ("CLFFT_CPU_PATH");
 }
 
+/* A plan of d describes itself with part (present) or without it */
+static void
+check_desc_uses (const ClfPlanDesc * d, const char *part, int present)
+{
+  ClfError err = { 0, };
+  ClfPlan *plan = clf_plan_new (harness_context (), d, &err);
+
+  CHECK (plan && (strstr (clf_plan_describe (plan), part) != NULL) == present,
+      "%zu-point kind %d: %s %s: %s", d->n[0], (int) d->kind, part,
+      present ? "not used" : "used", plan ? clf_plan_describe (plan) :
+      err.message);
+  clf_plan_free (plan);
+}
+
+/* C2R of a half spectrum whose first and last bins (DC and, n even,
+ * Nyquist) have imaginary parts, as no real signal's spectrum has: a
+ * real output drops them (as FFTW's c2r does), at half length and at
+ * the whole (real_half off) alike. */
+static void
+check_c2r_drops_edge_imaginary (size_t n, int whole)
+{
+  ClfPlanDesc d;
+  ClfError err = { 0, };
+  ClfPlan *plan;
+  size_t half = n / 2 + 1;
+  float *spec = malloc (2 * sizeof (float) * half);
+  float *got = malloc (sizeof (float) * n);
+  double *full = calloc (2 * n, sizeof (double));
+  double *ref = malloc (2 * sizeof (double) * n);
+  cl_mem in, out;
+
+  ref_fill_random (spec, 2 * half, (unsigned) n);
+  for (size_t k = 0; k < half; k++) {
+    /* the spectrum a real output sees: U[n-k] = conj U[k], U[0] and
+     * U[n/2] real */
+    int edge = k == 0 || 2 * k == n;
+    full[2 * k] = spec[2 * k];
+    full[2 * k + 1] = edge ? 0.0 : spec[2 * k + 1];
+    if (k > 0 && !edge) {
+      full[2 * (n - k)] = spec[2 * k];
+      full[2 * (n - k) + 1] = -spec[2 * k + 1];
+    }
+  }
+  ref_fft (full, ref, n, 1, 1);
+  for (size_t t = 0; t < n; t++)
+    ref[t] = ref[2 * t];
+
+  if (whole)
+    setenv ("CLFFT_CPU_REAL_HALF", "0", 1);
+  clf_plan_desc_init (&d, CLF_C2R, CLF_INVERSE, n, 0, 1);
+  plan = clf_plan_new (harness_context (), &d, &err);
+  unsetenv ("CLFFT_CPU_REAL_HALF");
+  CHECK (plan != NULL, "c2r %zu: %s", n, err.message);
+  if (plan) {
+    CHECK ((strstr (clf_plan_describe (plan), "as merged") == NULL) == whole,
+        "c2r %zu: %s", n, clf_plan_describe (plan));
+    in = harness_buffer (2 * sizeof (float) * half, spec);
+    out = harness_buffer (sizeof (float) * n, NULL);
+    CHECK (clf_plan_enqueue (plan, in, out, &err) == CLF_OK, "enqueue: %s",
+        err.message);
+    harness_read (out, sizeof (float) * n, got);
+    check_err (whole ? "c2r edge imaginary, whole" :
+        "c2r edge imaginary, half", n, 1, ref_rel_rms_err_real (got, ref, n));
+    clReleaseMemObject (in);
+    clReleaseMemObject (out);
+    clf_plan_free (plan);
+  }
+  free (spec);
+  free (got);
+  free (full);
+  free (ref);
+}
+
+/* Real transforms of even length on the CPU path run as complex ones of
+ * half the length between kernels/fft_real.cl's passes, where the real
+ * side's values are adjacent at even offsets; lengths whose half is one
+ * radix or less and other layouts keep the whole length. */
+static void
+test_cpu_path_real_half (void)
+{
+  static const size_t sizes[] = { 4, 6, 10, 30, 64, 126, 1000, 1922, 2046,
+    3072
+  };
+  ClfPlanDesc d;
+
+  setenv ("CLFFT_CPU_PATH", "1", 1);
+  clf_plan_desc_init (&d, CLF_R2C, CLF_FORWARD, 2046, 0, 2);
+  check_desc_uses (&d, "2046 as split 1023:", 1);
+  clf_plan_desc_init (&d, CLF_C2R, CLF_INVERSE, 1000, 0, 2);
+  check_desc_uses (&d, "1000 as merged 500:", 1);
+  for (size_t i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++) {
+    check_err ("cpu half r2c", sizes[i], 1, run_simple (CLF_R2C,
+            CLF_FORWARD, sizes[i], 0, 3));
+    check_err ("cpu half c2r", sizes[i], 1, run_simple (CLF_C2R,
+            CLF_INVERSE, sizes[i], 0, 3));
+  }
+  check_err ("cpu half 2d r2c", 136, 20, run_simple (CLF_R2C, CLF_FORWARD,
+          136, 20, 2));
+  check_err ("cpu half 2d c2r", 136, 20, run_simple (CLF_C2R, CLF_INVERSE,
+          136, 20, 2));
+
+  /* real rows at an even offset, 1010 apart: halved */
+  clf_plan_desc_init (&d, CLF_R2C, CLF_FORWARD, 1000, 0, 3);
+  d.in.offset = 6;
+  d.in.dist = 1010;
+  d.out.offset = 3;
+  d.out.dist = 520;
+  check_desc_uses (&d, "as split", 1);
+  check_err ("cpu half r2c padded", 1000, 1, run_case (&d, 0, 0));
+  /* at an odd offset: the whole length */
+  d.in.offset = 5;
+  check_desc_uses (&d, "as split", 0);
+  check_err ("cpu whole r2c odd offset", 1000, 1, run_case (&d, 0, 0));
+  /* real outputs 1001 apart: the whole length */
+  clf_plan_desc_init (&d, CLF_C2R, CLF_INVERSE, 1000, 0, 3);
+  d.out.dist = 1001;
+  check_desc_uses (&d, "as merged", 0);
+  check_err ("cpu whole c2r odd distance", 1000, 1, run_case (&d, 0, 0));
+  /* in place, rows padded to 2 (n/2 + 1) reals, normalised */
+  clf_plan_desc_init (&d, CLF_R2C, CLF_FORWARD, 1000, 0, 3);
+  d.in.dist = 1002;
+  d.out.dist = 501;
+  check_err ("cpu half r2c in place", 1000, 1, run_case (&d, 0, 1));
+  clf_plan_desc_init (&d, CLF_C2R, CLF_INVERSE, 1000, 0, 3);
+  d.in.dist = 501;
+  d.out.dist = 1002;
+  d.normalize = 1;
+  check_desc_uses (&d, "as merged", 1);
+  check_err ("cpu half c2r in place", 1000, 1, run_case (&d, 0, 1));
+  check_c2r_drops_edge_imaginary (1000, 0);
+  check_c2r_drops_edge_imaginary (1000, 1);
+  unsetenv ("CLFFT_CPU_PATH");
+}
+
 /* n random complex values in a new device buffer */
 static cl_mem
 random_multiplier (size_t n, unsigned seed)
@@ -1082,6 +1216,8 @@ main (int argc, char **argv)
   harness_run ("CPU path composites of 11 and 31", test_cpu_path_composites);
   harness_run ("CPU path in chunks", test_cpu_path_chunks);
   harness_run ("CPU path C2R first stages", test_cpu_path_c2r);
+  harness_run ("CPU path real transforms at half length",
+      test_cpu_path_real_half);
   harness_run ("input and output extents, input multiplier",
       test_extents_and_multiplier);
   return harness_finish ();

@@ -441,7 +441,8 @@ pairs_addr (Addr a, Addr * pairs)
  * even length runs as a complex transform of half the length between
  * the passes of kernels/fft_real.cl; if so, *fx is that transform, its
  * rows in scratch on the spectrum's side m + 1 values apart (the last
- * unused). R2C must keep every bin. $CLFFT_CPU_REAL_HALF=0 keeps every real axis whole. */
+ * unused). R2C must keep every bin. $CLFFT_CPU_REAL_HALF=0 keeps every
+ * real axis whole. */
 static cl_uint
 real_half (const Axis * ax, Axis * fx)
 {
@@ -512,24 +513,20 @@ new_real_pass (ClfPlan * plan, const Axis * ax, cl_uint real, Stage * sg,
       real == IN_REAL ? "real_split" : "real_merge", err);
   if (!sg->main)
     return err ? err->code : CLF_ERROR_OPENCL;
+  /* one work-item a pair of bins, one launch dimension a transform */
   sg->mode = 1;
+  sg->e0 = m / 2 + 1;
   sg->e1 = 1;
+  addr = addr_to_cl (*spectrum);
+  e |= clSetKernelArg (sg->main, 2, sizeof (addr), &addr);
+  e |= clSetKernelArg (sg->main, 3, sizeof (m), &m);
+  e |= clSetKernelArg (sg->main, 4, sizeof (tw), &tw);
   if (real == IN_REAL) {
     float sign_out = (ax->flags & CONJ_OUT) ? -1.0f : 1.0f;
-    addr = addr_to_cl (ax->out);
-    sg->e0 = m / 2 + 1;
-    e |= clSetKernelArg (sg->main, 2, sizeof (addr), &addr);
-    e |= clSetKernelArg (sg->main, 3, sizeof (m), &m);
-    e |= clSetKernelArg (sg->main, 4, sizeof (tw), &tw);
     e |= clSetKernelArg (sg->main, 5, sizeof (float), &ax->scale);
     e |= clSetKernelArg (sg->main, 6, sizeof (float), &sign_out);
   } else {
     float sign_in = (ax->flags & CONJ_IN) ? -1.0f : 1.0f;
-    addr = addr_to_cl (ax->in);
-    sg->e0 = m / 2 + 1;
-    e |= clSetKernelArg (sg->main, 2, sizeof (addr), &addr);
-    e |= clSetKernelArg (sg->main, 3, sizeof (m), &m);
-    e |= clSetKernelArg (sg->main, 4, sizeof (tw), &tw);
     e |= clSetKernelArg (sg->main, 5, sizeof (float), &sign_in);
   }
   if (e != CL_SUCCESS)

@@ -62,8 +62,8 @@ gst_clfft_spectrum_video_free (GstClfftSpectrumVideo * v)
     &v->radial_sum, &v->radial_count, &v->radial_db
   };
   cl_kernel *kernels[] = { &v->k_luma, &v->k_peak, &v->k_map,
-    &v->k_radial_bands, &v->k_radial_rows, &v->k_radial_db, &v->k_map_left,
-    &v->k_map_right
+    &v->k_radial_bands, &v->k_radial_rows, &v->k_radial_db, &v->k_luma_words,
+    &v->k_map_left, &v->k_map_right
   };
   guint i;
 

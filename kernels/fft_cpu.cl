@@ -1337,21 +1337,8 @@ DFT_COMPOSITE (64, 8, 8)
 #define IN_KIND 0
 #endif
 
-typedef uint8 clf_addr;
-
-/* offset of transform b beyond level 0 (levels 1 and 2) */
-INL uint
-outer_offset (clf_addr a, uint ob)
-{
-  return (ob % a.s6) * a.s3 + (ob / a.s6) * a.s4;
-}
-
-INL uint
-batch_offset (clf_addr a, uint b)
-{
-  uint q = b / a.s5;
-  return (b - q * a.s5) * a.s2 + outer_offset (a, q);
-}
+#include "inline.clh"
+#include "cpu-addr.clh"
 
 /* Complex values in memory are float pairs. Two adjacent float stores of
  * isomorphic expressions are a seed for clang's SLP vectoriser, which

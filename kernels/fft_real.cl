@@ -14,30 +14,21 @@
  *                          B[k] = w^k (U[k] - conj U[m-k]),
  * read as y[2j] + i y[2j+1]: real_merge.
  *
- * Addressing as in fft_cpu.cl: transform b, element e at
- *   s0 + e*s1 + (b % s5)*s2 + ((b / s5) % s6)*s3 + (b / (s5*s6))*s4
- * in complex values. The transforms of a launch are those of one chunk:
- * get_global_id (1) is the transform, and its row in the chunk-sized
- * scratch buffer counts from the launch's global offset. tw holds w^k for
- * k = 0..m. UNIT_STRIDE: the spectrum's values are adjacent (s1 = 1), a
- * constant that lets PoCL load and store them as vectors. */
+ * Addressing as in fft_cpu.cl (cpu-addr.clh), in complex values. The
+ * transforms of a launch are those of one chunk: get_global_id (1) is
+ * the transform, and its row in the chunk-sized scratch buffer counts
+ * from the launch's global offset. tw holds w^k for k = 0..m. UNIT_STRIDE:
+ * the spectrum's values are adjacent (s1 = 1), a constant that lets PoCL
+ * load and store them as vectors. */
 
 #include "inline.clh"
-
-typedef uint8 clf_addr;
+#include "cpu-addr.clh"
 
 #ifdef UNIT_STRIDE
 #define SPECTRUM_STRIDE(a) 1u
 #else
 #define SPECTRUM_STRIDE(a) (a).s1
 #endif
-
-CLF_ALWAYS_INLINE uint
-real_batch_offset (clf_addr a, uint b)
-{
-  uint q = b / a.s5;
-  return (b - q * a.s5) * a.s2 + (q % a.s6) * a.s3 + (q / a.s6) * a.s4;
-}
 
 /* Work-item j takes the pair of bins j and m - j, j = 0..m/2, from Z[j]
  * and Z[m - j] and one twiddle: with E and D = (Z[j] - conj Z[m-j]) / 2
@@ -59,7 +50,7 @@ real_split (__global const float *restrict src, __global float *restrict dst,
   const size_t s = 2 * (size_t) SPECTRUM_STRIDE (out);
   __global const float *z = src + 2 * (size_t) row * (m + 1);
   __global const float *zj = z + 2 * j, *zmj = z + 2 * (size_t) m - 2 * j;
-  __global float *x = dst + 2 * ((size_t) out.s0 + real_batch_offset (out,
+  __global float *x = dst + 2 * ((size_t) out.s0 + batch_offset (out,
           b));
   __global float *xj = x + j * s, *xmj = x + (size_t) m * s - j * s;
   float ar = zj[0], ai = zj[1], br = zmj[0], bi = zmj[1];
@@ -98,7 +89,7 @@ real_merge (__global const float *restrict src, __global float *restrict dst,
   const uint row = b - (uint) get_global_offset (1);
   const size_t s = 2 * (size_t) SPECTRUM_STRIDE (in);
   __global const float *x = src + 2 * ((size_t) in.s0 +
-      real_batch_offset (in, b));
+      batch_offset (in, b));
   __global const float *xj = x + j * s, *xmj = x + (size_t) m * s - j * s;
   __global float *z = dst + 2 * (size_t) row * (m + 1);
   __global float *zj = z + 2 * j, *zmj = z + 2 * (size_t) m - 2 * j;

@@ -17,9 +17,9 @@
  * Addressing as in fft_cpu.cl (cpu-addr.clh), in complex values. The
  * transforms of a launch are those of one chunk: get_global_id (1) is
  * the transform, and its row in the chunk-sized scratch buffer counts
- * from the launch's global offset. tw holds w^k for k = 0..m. UNIT_STRIDE:
- * the spectrum's values are adjacent (s1 = 1), a constant that lets PoCL
- * load and store them as vectors. */
+ * from the launch's global offset. tw holds w^j for j = 0..m/2, the
+ * pairs' first bins. UNIT_STRIDE: the spectrum's values are adjacent
+ * (s1 = 1), a constant that lets PoCL load and store them as vectors. */
 
 #include "inline.clh"
 #include "cpu-addr.clh"

@@ -471,24 +471,25 @@ real_half (const Axis * ax, Axis * fx)
   return 0;
 }
 
-/* w^k = exp(-2 pi i k/n), k = 0..n/2, for kernels/fft_real.cl */
+/* w^j = exp(-2 pi i j/n) for the pairs of bins j, n/2 - j that
+ * kernels/fft_real.cl's work-items take, j = 0..n/4 */
 static cl_mem
 real_twiddles (ClfPlan * plan, size_t n, ClfError * err)
 {
-  size_t m = n / 2;
-  float *t = malloc (2 * (m + 1) * sizeof (float));
+  size_t pairs = n / 4 + 1;
+  float *t = malloc (2 * pairs * sizeof (float));
   cl_mem mem;
 
   if (!t) {
     clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
     return NULL;
   }
-  for (size_t k = 0; k <= m; k++) {
-    double a = -2.0 * M_PI * (double) k / (double) n;
-    t[2 * k] = (float) cos (a);
-    t[2 * k + 1] = (float) sin (a);
+  for (size_t j = 0; j < pairs; j++) {
+    double a = -2.0 * M_PI * (double) j / (double) n;
+    t[2 * j] = (float) cos (a);
+    t[2 * j + 1] = (float) sin (a);
   }
-  mem = clf_plan_add_table (plan, t, 2 * (m + 1), err);
+  mem = clf_plan_add_table (plan, t, 2 * pairs, err);
   free (t);
   return mem;
 }

@@ -4,7 +4,9 @@
 # usage: bench-elements.sh BUILD_DIR [--quick]
 # CLFFT_DEVICE picks the device (default: first GPU, else PoCL); ONLY=video
 # or ONLY=audio runs those rows alone; SIZES picks the video sizes
-# (default "1920x1080 3840x2160").
+# (default "1920x1080 3840x2160"); ROUNDS=N runs the spectrum against
+# clfftspectrum rows N times, alternating, and prints each round's ratio
+# and their median (the CPU's speed drifts between minutes; take N odd).
 set -u
 build=$(cd "${1:?build dir}" && pwd)
 quick=${2:-}
@@ -47,6 +49,8 @@ row () {
     alone_whole[$src@$n]=$(ms ${src//@N@/$n} ! fakesink)
   fi
   local s1=${alone_small[$src@$n]} s=${alone_whole[$src@$n]}
+  # the steady rate in thousandths, for ratios between rows
+  steady_milli=$(( (amount - part) * 1000 * 1000 / (t - t1 > 0 ? t - t1 : 1) ))
   printf '| %s | %d %s | %d ms | %s %s/s | %s %s/s | %s %s/s |\n' "$name" "$amount" "$unit" "$t" \
     "$(rate $((amount - part)) $((t - t1)))" "$unit" "$(rate "$amount" "$t")" "$unit" \
     "$(rate $((amount - part)) $((s - s1)))" "$unit"
@@ -103,11 +107,20 @@ gst-launch-1.0 -q audiotestsrc wave=white-noise samplesperbuffer=4800 num-buffer
 # (the queue before the parser makes it push 100 ms buffers: pulling, it
 # reads 64 KiB at a time whatever filesrc's blocksize)
 asrc="filesrc location=$tmp/noise.raw blocksize=38400 num-buffers=@N@ ! queue max-size-buffers=8 ! rawaudioparse format=pcm pcm-format=f32le sample-rate=48000 num-channels=2"
-row "spectrum bands=1024 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "spectrum bands=1024 ! fakesink"
-row "clfftspectrum bands=1024 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "clfftspectrum bands=1024 ! fakesink"
-# spectrum's default bands=128: 254-point FFTs, through Bluestein
-row "spectrum bands=128 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "spectrum ! fakesink"
-row "clfftspectrum bands=128 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "clfftspectrum ! fakesink"
+# each pair of rows back to back, ROUNDS times: clfftspectrum's speed over
+# spectrum's in thousandths, per round
+ratios_1024=() ratios_128=()
+for ((round = 1; round <= ${ROUNDS:-1}; round++)); do
+  row "spectrum bands=1024 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "spectrum bands=1024 ! fakesink"
+  base=$steady_milli
+  row "clfftspectrum bands=1024 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "clfftspectrum bands=1024 ! fakesink"
+  ratios_1024+=($(( steady_milli * 1000 / (base > 0 ? base : 1) )))
+  # spectrum's default bands=128: 254-point FFTs, through Bluestein
+  row "spectrum bands=128 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "spectrum ! fakesink"
+  base=$steady_milli
+  row "clfftspectrum bands=128 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "clfftspectrum ! fakesink"
+  ratios_128+=($(( steady_milli * 1000 / (base > 0 ? base : 1) )))
+done
 # messages from the element's own thread: the next buffers' work overlaps
 # the device's round trip (README, "clfftspectrum")
 row "clfftspectrum async-messages=true" "$secs_audio" s "$nbuf" "$asrc" "clfftspectrum bands=1024 async-messages=true ! fakesink"
@@ -121,3 +134,17 @@ fi
 # a 10 s impulse response, stereo 48 kHz
 gst-launch-1.0 -q audiotestsrc wave=white-noise volume=0.1 samplesperbuffer=4800 num-buffers=100 ! audio/x-raw,format=F32LE,rate=48000,channels=2 ! wavenc ! filesink location="$tmp/ir.wav"
 row "clfftconvolve 10 s IR stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "clfftconvolve ir-location=$tmp/ir.wav ! fakesink"
+
+# ratios in thousandths as "2.01x, 1.95x, 2.40x (median 2.01x)"; of an
+# even count, the lower of the middle two
+ratio_list () {
+  local out="" v sorted
+  for v in "$@"; do out+="${out:+, }$(printf '%d.%02dx' $((v / 1000)) $((v % 1000 / 10)))"; done
+  sorted=($(printf '%s\n' "$@" | sort -n))
+  v=${sorted[$(( ($# - 1) / 2 ))]}
+  printf '%s (median %d.%02dx)' "$out" $((v / 1000)) $((v % 1000 / 10))
+}
+echo
+echo "clfftspectrum / spectrum, steady throughput by round:"
+echo "- bands=1024: $(ratio_list "${ratios_1024[@]}")"
+echo "- bands=128: $(ratio_list "${ratios_128[@]}")"

@@ -110,7 +110,9 @@ asrc="filesrc location=$tmp/noise.raw blocksize=38400 num-buffers=@N@ ! queue ma
 # each pair of rows back to back, ROUNDS times: clfftspectrum's speed over
 # spectrum's in thousandths, per round
 ratios_1024=() ratios_128=()
-for ((round = 1; round <= ${ROUNDS:-1}; round++)); do
+rounds=${ROUNDS:-1}
+[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || rounds=1
+for ((round = 1; round <= rounds; round++)); do
   row "spectrum bands=1024 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "spectrum bands=1024 ! fakesink"
   base=$steady_milli
   row "clfftspectrum bands=1024 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "clfftspectrum bands=1024 ! fakesink"

@@ -23,9 +23,14 @@ ms () {
   echo $(( (e - s) / 1000000 ))
 }
 
+# amount per second in thousandths, of an amount and milliseconds
+rate_milli () {
+  echo $(( $1 * 1000 * 1000 / ($2 > 0 ? $2 : 1) ))
+}
+
 # rate: amount per second, with three decimals
 rate () {
-  local r=$(( $1 * 1000 * 1000 / ($2 > 0 ? $2 : 1) ))
+  local r=$(rate_milli "$1" "$2")
   printf '%d.%03d' $((r / 1000)) $((r % 1000))
 }
 
@@ -50,7 +55,7 @@ row () {
   fi
   local s1=${alone_small[$src@$n]} s=${alone_whole[$src@$n]}
   # the steady rate in thousandths, for ratios between rows
-  steady_milli=$(( (amount - part) * 1000 * 1000 / (t - t1 > 0 ? t - t1 : 1) ))
+  steady_milli=$(rate_milli $((amount - part)) $((t - t1)))
   printf '| %s | %d %s | %d ms | %s %s/s | %s %s/s | %s %s/s |\n' "$name" "$amount" "$unit" "$t" \
     "$(rate $((amount - part)) $((t - t1)))" "$unit" "$(rate "$amount" "$t")" "$unit" \
     "$(rate $((amount - part)) $((s - s1)))" "$unit"
@@ -107,21 +112,25 @@ gst-launch-1.0 -q audiotestsrc wave=white-noise samplesperbuffer=4800 num-buffer
 # (the queue before the parser makes it push 100 ms buffers: pulling, it
 # reads 64 KiB at a time whatever filesrc's blocksize)
 asrc="filesrc location=$tmp/noise.raw blocksize=38400 num-buffers=@N@ ! queue max-size-buffers=8 ! rawaudioparse format=pcm pcm-format=f32le sample-rate=48000 num-channels=2"
-# each pair of rows back to back, ROUNDS times: clfftspectrum's speed over
-# spectrum's in thousandths, per round
+# The spectrum row of bands $1 (properties $2), then clfftspectrum's:
+# clfftspectrum's steady rate over spectrum's, in thousandths, in
+# pair_milli
+spectrum_pair () {
+  row "spectrum bands=$1 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "spectrum $2! fakesink"
+  local base=$steady_milli
+  row "clfftspectrum bands=$1 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "clfftspectrum $2! fakesink"
+  pair_milli=$(( steady_milli * 1000 / (base > 0 ? base : 1) ))
+}
+# each pair back to back, ROUNDS times
 ratios_1024=() ratios_128=()
 rounds=${ROUNDS:-1}
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || rounds=1
 for ((round = 1; round <= rounds; round++)); do
-  row "spectrum bands=1024 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "spectrum bands=1024 ! fakesink"
-  base=$steady_milli
-  row "clfftspectrum bands=1024 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "clfftspectrum bands=1024 ! fakesink"
-  ratios_1024+=($(( steady_milli * 1000 / (base > 0 ? base : 1) )))
+  spectrum_pair 1024 "bands=1024 "
+  ratios_1024+=($pair_milli)
   # spectrum's default bands=128: 254-point FFTs, through Bluestein
-  row "spectrum bands=128 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "spectrum ! fakesink"
-  base=$steady_milli
-  row "clfftspectrum bands=128 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "clfftspectrum ! fakesink"
-  ratios_128+=($(( steady_milli * 1000 / (base > 0 ? base : 1) )))
+  spectrum_pair 128 ""
+  ratios_128+=($pair_milli)
 done
 # messages from the element's own thread: the next buffers' work overlaps
 # the device's round trip (README, "clfftspectrum")
@@ -137,14 +146,17 @@ fi
 gst-launch-1.0 -q audiotestsrc wave=white-noise volume=0.1 samplesperbuffer=4800 num-buffers=100 ! audio/x-raw,format=F32LE,rate=48000,channels=2 ! wavenc ! filesink location="$tmp/ir.wav"
 row "clfftconvolve 10 s IR stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "clfftconvolve ir-location=$tmp/ir.wav ! fakesink"
 
+# a ratio in thousandths as "2.01x"
+ratio () {
+  printf '%d.%02dx' $(($1 / 1000)) $(($1 % 1000 / 10))
+}
 # ratios in thousandths as "2.01x, 1.95x, 2.40x (median 2.01x)"; of an
 # even count, the lower of the middle two
 ratio_list () {
   local out="" v sorted
-  for v in "$@"; do out+="${out:+, }$(printf '%d.%02dx' $((v / 1000)) $((v % 1000 / 10)))"; done
+  for v in "$@"; do out+="${out:+, }$(ratio "$v")"; done
   sorted=($(printf '%s\n' "$@" | sort -n))
-  v=${sorted[$(( ($# - 1) / 2 ))]}
-  printf '%s (median %d.%02dx)' "$out" $((v / 1000)) $((v % 1000 / 10))
+  printf '%s (median %s)' "$out" "$(ratio "${sorted[$(( ($# - 1) / 2 ))]}")"
 }
 echo
 echo "clfftspectrum / spectrum, steady throughput by round:"

@@ -918,7 +918,8 @@ clf_store (__global float2 * dst, __global float *dstr, uint flags,
  * it at run time, which spares the block store a division per element),
  * else CLF_STORE_MOD. CLF_POST_DIV and CLF_POST_MOD, the four-step
  * column's divisors. A division by a run-time value costs NVIDIA's
- * compiler about twenty instructions a thread. */
+ * compiler about twenty instructions a thread. CLF_IN_UNIT and
+ * CLF_OUT_UNIT, that side's element stride s1 is 1. */
 #ifdef CLF_IN_ONE_LEVEL
 #define CLF_IN_OFFSET(a, b) ((b) * (a).s2)
 #elif defined (CLF_IN_NB0)
@@ -990,6 +991,15 @@ fft_local (__global const float2 * src, __global float2 * dst,
   const uint b0 = get_group_id (0) * G;
   __global const float *srcr = (__global const float *) src;
   __global float *dstr = (__global float *) dst;
+
+  /* CLF_IN_UNIT, CLF_OUT_UNIT: that side's elements are neighbours (the
+   * plan's layout defines), and addresses fold the constant stride */
+#ifdef CLF_IN_UNIT
+  in.s1 = 1u;
+#endif
+#ifdef CLF_OUT_UNIT
+  out.s1 = 1u;
+#endif
 
   /* Threads walk neighbouring transforms when those are adjacent in
    * memory (columns) or read and written as one span (block I/O, which

@@ -1202,21 +1202,30 @@ append_level_defines (char *buf, size_t size, int len, const char *side,
 /* The -D defines that spare a program built for one length the
  * divisions of its addressing, or make their divisors constants (the
  * batch levels, the R2C store's store_mod, the four-step column's
- * post_div and post_mod where post_n is set), into buf; "" for the
- * generic program, which keeps one build for every layout.
- * CLFFT_LAYOUT_DEFINES=0 leaves them out (for comparing). */
+ * post_div and post_mod where post_n is set), and its unit element
+ * strides, into buf; "" for the generic program, which keeps one build
+ * for every layout.
+ * CLFFT_LAYOUT_DEFINES=0 leaves them out, CLFFT_UNIT_STRIDE=0 the unit
+ * strides alone (for comparing). */
 static const char *
 layout_defines (ClfContext * ctx, const Axis * ax, size_t post_n,
     cl_uint post_div, cl_uint post_mod, cl_uint store_mod, char *buf,
     size_t size)
 {
   const char *env = getenv ("CLFFT_LAYOUT_DEFINES");
+  const char *unit_env = getenv ("CLFFT_UNIT_STRIDE");
   int len;
 
   if (!specialize (ctx) || (env && env[0] == '0'))
     return "";
   len = append_level_defines (buf, size, 0, "IN", &ax->in, ax->batch);
   len = append_level_defines (buf, size, len, "OUT", &ax->out, ax->batch);
+  if (!unit_env || unit_env[0] != '0') {
+    if (ax->in.stride == 1)
+      len += snprintf (buf + len, size - len, "-DCLF_IN_UNIT ");
+    if (ax->out.stride == 1)
+      len += snprintf (buf + len, size - len, "-DCLF_OUT_UNIT ");
+  }
   if (store_mod == 1)
     len += snprintf (buf + len, size - len, "-DCLF_STORE_ALL ");
   else
@@ -1249,7 +1258,7 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
    * the H200: 1080-point columns 20% slower) */
   int load_bfast = ax->in.stride != 1 && ax->in.d0 == 1;
   int pad = lds_pad (plan->ctx, ax->n) && !load_bfast;
-  char layout_buf[192];
+  char layout_buf[256];
   const char *layout;
   size_t ls;
   int ns;

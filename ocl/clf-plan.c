@@ -423,21 +423,21 @@ stage_butterflies (size_t n, unsigned radix, size_t T)
   return (n / radix + T - 1) / T;
 }
 
-/* Whether a program keeps the test of the thread's transform
- * (CLF_LIVE_TESTS in kernels/fft.cl): where its T threads fill every
- * round of every stage (no butterfly index to test) and its work-group
- * holds 256 threads or more. Without the test, the only one left,
- * NVIDIA's compiler hoists a stage's loads across butterflies: 8192's
- * planar rows (32x32x8, 256 threads) took 141 registers instead of 116,
- * one work-group an SM instead of two, and ran 8192 x8192 in 444-454 us
- * instead of 318-321 on the H200. Smaller groups gain: 3125 (25x25x5,
- * 125 threads) 281-282 us against 317-324 at x21475. 4096 (16x16x16,
- * 256 threads) keeps the test for 1% at most (275-277 against 273). */
+/* Whether a program of one transform a work-group keeps the test of the
+ * thread's transform (CLF_LIVE_TESTS in kernels/fft.cl; programs of
+ * several always test it): where its T threads fill every round of every
+ * stage (no butterfly index to test) and T is 256 or more. Without the
+ * test, the only one left, NVIDIA's compiler hoists a stage's loads
+ * across butterflies: 8192's planar rows (32x32x8, 256 threads) took 141
+ * registers instead of 116, one work-group an SM instead of two, and ran
+ * 8192 x8192 in 444-454 us instead of 318-321 on the H200. Smaller
+ * groups gain: 3125 (25x25x5, 125 threads) 281-282 us against 317-324 at
+ * x21475. 4096 (16x16x16, 256 threads) keeps the test for 1% at most
+ * (275-277 against 273). */
 static int
-keeps_live_tests (size_t n, const unsigned *radices, int nstages,
-    size_t T, size_t group_threads)
+keeps_live_tests (size_t n, const unsigned *radices, int nstages, size_t T)
 {
-  if (group_threads < 256)
+  if (T < 256)
     return 0;
   for (int i = 0; i < nstages; i++)
     if (stage_butterflies (n, radices[i], T) * T != n / radices[i])
@@ -1090,7 +1090,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
       if (name_work_group (flags))
         len += snprintf (fixed + len, sizeof (fixed) - len,
             "-DCLF_REQD_WG=%zu ", lk->G * T);
-      if (keeps_live_tests (n, lk->radices, ns, T, lk->G * T))
+      if (lk->G == 1 && keeps_live_tests (n, lk->radices, ns, T))
         len += snprintf (fixed + len, sizeof (fixed) - len,
             "-DCLF_LIVE_TESTS ");
       /* each stage compiled for its radix alone (CLF_STAGE_i in fft.cl) */

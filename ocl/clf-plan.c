@@ -367,9 +367,43 @@ columns_per_group (ClfContext * ctx, size_t n, size_t T)
  *   threads);
  * - odd lengths that the register composites 25 and 27 take in fewer
  *   stages (fixed_radices).
- * PoCL keeps 32. CLFFT_THREAD_VALUES=16/32 overrides (for comparing). */
+ * PoCL keeps 32. Plain rows of radices up to 8 take 8 (eight_values_pay).
+ * CLFFT_THREAD_VALUES=16/32 overrides (for comparing), =8 wherever the
+ * length factors into radices up to 8. */
 static int fixed_radices (ClfContext * ctx, size_t n, unsigned values,
     cl_uint flags, unsigned *radices);
+static int small_radices (size_t n, unsigned values, unsigned *radices);
+static int specialize (ClfContext * ctx);
+
+/* 8 values per thread, one butterfly of radix 5, 7 or 8 each a stage,
+ * for plain rows (programs built for one length, complex in and out, no
+ * four-step twiddles, longer than the short block-I/O lengths) whose
+ * radices up to 8 take no more stages than the 16-value plan, on at most
+ * 256 threads. A stage of radix 5 or 7 then keeps every thread's values
+ * busy where 16 values hold 3 or 2 butterflies of 15 or 14, and twice the
+ * threads keep more loads in flight. H200, two rounds, us for 2^24 /
+ * 2^26 points (VkFFT): 125 94 -> 84 / 326 -> 288-293 (88 / 294), 200
+ * 89-91 -> 80-81 / 304-308 -> 273 (85 / 294-296), 320 88-89 -> 83 /
+ * 302-308 -> 286 (82 / 285), 343 89 -> 85 / 299-300 -> 287-289 (94-96 /
+ * 317), 392 85-87 -> 83 / 291-298 -> 280-286, 448 82 -> 79-81 / 280 ->
+ * 270-272, 512 as 8x8x8 83 -> 77 / 278-280 -> 267-268 (75-76 / 271-273),
+ * 1225 91-92 -> 88-89 / 313 -> 303, 280 level. 1024 and 2048 in four
+ * stages of 8 values ran level or slower than in three of 16
+ * (docs/benchmarks.md). */
+static int
+eight_values_pay (ClfContext * ctx, size_t n, cl_uint flags)
+{
+  unsigned r8[CLF_MAX_STAGES], r16[CLF_MAX_STAGES];
+  int n8;
+
+  if (n <= 64 || !specialize (ctx) || (flags & (GENERIC | LOAD_BFAST |
+              STORE_BFAST | PRE_TWIDDLE | POST_TWIDDLE | IN_REAL |
+              IN_HERMITIAN | OUT_REAL | PLANAR)))
+    return 0;
+  n8 = small_radices (n, 8, r8);
+  return n8 > 0 && n8 <= fixed_radices (ctx, n, 16, flags, r16) &&
+      local_threads (n, r8, n8, 8) <= 256;
+}
 
 static unsigned
 thread_values (ClfContext * ctx, size_t n, cl_uint flags)
@@ -379,6 +413,8 @@ thread_values (ClfContext * ctx, size_t n, cl_uint flags)
   size_t t16, t32;
   int ns;
 
+  if (env && atoi (env) == 8)
+    return small_radices (n, 8, radices) > 0 ? 8 : 16;
   if (env && (atoi (env) == 16 || atoi (env) == 32))
     return (unsigned) atoi (env);
   if (clf_context_is_cpu (ctx))
@@ -399,6 +435,8 @@ thread_values (ClfContext * ctx, size_t n, cl_uint flags)
   if (n % 2 && fixed_radices (ctx, n, 32, flags, radices) + 2 <=
       fixed_radices (ctx, n, 16, flags, radices))
     return 32;
+  if (eight_values_pay (ctx, n, flags))
+    return 8;
   if (!(flags & LOAD_BFAST))
     return 16;
   if ((flags & PLANAR) || (n > column_limit (ctx) && t16 > 2 * t32))
@@ -584,6 +622,35 @@ search_radices (size_t n, unsigned values, unsigned most, unsigned *cur,
   }
 }
 
+/* radices[] = the n stages of best, the even radices first in their
+ * order, then the odd ones; returns n */
+static int
+even_radices_first (const unsigned *best, int n, unsigned *radices)
+{
+  int k = 0;
+  for (int odd = 0; odd < 2; odd++)
+    for (int i = 0; i < n; i++)
+      if ((best[i] & 1) == (unsigned) odd)
+        radices[k++] = best[i];
+  return n;
+}
+
+/* The fewest stages of radices up to values that multiply to n, the
+ * busiest such, even radices first; 0 where there are none */
+static int
+small_radices (size_t n, unsigned values, unsigned *radices)
+{
+  unsigned cur[CLF_MAX_STAGES], best[CLF_MAX_STAGES];
+  double best_eff = 0.0;
+  int nbest = CLF_MAX_STAGES + 1;
+
+  search_radices (n, values, values, cur, 0, CLF_MAX_STAGES, n, best,
+      &nbest, &best_eff);
+  if (nbest > CLF_MAX_STAGES)
+    return 0;
+  return even_radices_first (best, nbest, radices);
+}
+
 /* CLFFT_RADICES=AxBx... (for tuning): those stages, in that order, where
  * they are radices of fixed_radix_set that multiply to n. Their count, or
  * 0 (radices untouched) */
@@ -673,6 +740,8 @@ fixed_radices (ClfContext * ctx, size_t n, unsigned values, cl_uint flags,
     return planar_radices (n, values, radices, ns);
   if ((k = radices_from_env (n, values, radices)) > 0)
     return k;
+  if (values < 16)
+    return small_radices (n, values, radices);
   /* 1024 = 16x8x8 with its radix 16 last: on the H200 1024 x65536 ran
    * 278-281 us as 8x8x16 against 296-303 (VkFFT 276-278); on the H100
    * level (372-377 against 372-376), the rows of 1024x1024 x16 1% faster.
@@ -717,11 +786,7 @@ fixed_radices (ClfContext * ctx, size_t n, unsigned values, cl_uint flags,
     return ns;
   /* even radices first, as local_radices puts its powers of two: on the
    * H100 2160 ran 218 us as 12x12x15, 243 as 15x12x12 */
-  for (int odd = 0; odd < 2; odd++)
-    for (int i = 0; i < nbest; i++)
-      if ((best[i] & 1) == (unsigned) odd)
-        radices[k++] = best[i];
-  return nbest;
+  return even_radices_first (best, nbest, radices);
 }
 
 /* Whether one fft_local work-group can hold a length-n transform */
@@ -879,7 +944,7 @@ idle_lanes (size_t n)
  * their columns hold 4 or more a group where they pay at all. */
 static size_t
 transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
-    size_t maxwg, cl_uint flags)
+    size_t maxwg, cl_uint flags, unsigned values)
 {
   /* planar exchange: one float per point in local memory */
   size_t capacity = clf_context_local_capacity (ctx) *
@@ -904,6 +969,14 @@ transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
   if (!clf_context_is_cpu (ctx) && G == 2 && 4 * T > aim &&
       !(flags & (LOAD_BFAST | STORE_BFAST | BLOCK_IO | PLANAR)) &&
       idle_lanes (T) <= idle_lanes (2 * T))
+    G = 1;
+  /* Programs of 8 values with two warps a transform or more run one
+   * transform a group: a barrier waits for fewer warps. H200, 2^24 /
+   * 2^26 points: 512 79.7 / 267 us against 81.6 / 277 four to a group,
+   * 448 78.7 / 272 against 80.7 / 278, 320 82.5 / 289 against 85.1 /
+   * 286. With fewer threads a transform one to a group lost (125 94.0
+   * against 83.7 us, 200 93.8 against 78.5). */
+  if (values == 8 && T >= 64)
     G = 1;
   /* PoCL 3.1 mis-evaluates the kernel's "transform exists" tests after
    * its barriers and writes past the output for the missing transforms of
@@ -991,7 +1064,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   const char *form = "specialised";
   size_t ls = local_stride (pad, n);
   cl_kernel kernel = NULL;
-  char generic[512];
+  char generic[512], values_def[32];
   int big = 0, composite = 0, products = 0;
 
   lk->kernel = NULL;
@@ -1008,16 +1081,17 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
      * which do not read the codes, take them) */
     lk->codes |= (cl_ulong) (clf_radix_code (lk->radices[i]) & 15) << (4 * i);
   }
+  snprintf (values_def, sizeof (values_def), "-DCLF_VALUES=%u ", values);
   snprintf (generic, sizeof (generic), "%s%s%s%s%s%s%s%s",
       direct_io (ctx) ? "" : "-DCLF_NO_DIRECT_IO ", pad ? "-DCLF_LDS_PAD " : "",
       (flags & PLANAR) ? "-DCLF_PLANAR_EXCHANGE " : "",
       big ? "-DCLF_BIG_RADICES " : "",
       composite ? "-DCLF_COMPOSITE_RADICES " : "",
-      values != 32 ? "-DCLF_VALUES=16 " : "",
+      values != 32 ? values_def : "",
       twiddle_defines (flags, products, n), defines ? defines : "");
-  if (ns >= 0 && T > maxwg && values == 16)
-    return local_kernel_new (ctx, n, batch, flags, pad, defines, name, 32,
-        lk, err);
+  if (ns >= 0 && T > maxwg && values < 32)
+    return local_kernel_new (ctx, n, batch, flags, pad, defines, name,
+        2 * values, lk, err);
   if (ns < 0 || T > maxwg)
     return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
         "length %zu needs %zu threads per work-group, device allows %zu",
@@ -1073,7 +1147,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
           || !block_io_pays (ctx, n, T, flags)))
     flags &= ~BLOCK_IO;
   lk->flags = flags;
-  lk->G = transforms_per_group (ctx, batch, T, ls, maxwg, flags);
+  lk->G = transforms_per_group (ctx, batch, T, ls, maxwg, flags, values);
 
   if (specialize (ctx) && !(flags & GENERIC)) {
     /* a program for this length: constants instead of run-time values.
@@ -1118,9 +1192,9 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
       kernel = NULL;
       /* too many registers for that many threads (4095 with 16 values:
        * 455 threads, NVIDIA allows 256): fewer threads holding more */
-      if (values == 16)
+      if (values < 32)
         return local_kernel_new (ctx, n, batch, flags, pad, defines, name,
-            32, lk, err);
+            2 * values, lk, err);
       /* the generic planar program took 56 s to build on NVIDIA (8640):
        * the caller takes two passes instead */
       if (flags & PLANAR)
@@ -1159,14 +1233,14 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
       T = T_min;                /* give up the widening first */
     if (T > maxwg) {
       clReleaseKernel (kernel);
-      if (values == 16)
+      if (values < 32)
         return local_kernel_new (ctx, n, batch, flags, pad, defines, name,
-            32, lk, err);
+            2 * values, lk, err);
       return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
           "length %zu needs %zu threads per work-group, the kernel allows "
           "%zu on this device", n, T, maxwg);
     }
-    lk->G = transforms_per_group (ctx, batch, T, ls, maxwg, flags);
+    lk->G = transforms_per_group (ctx, batch, T, ls, maxwg, flags, values);
   }
   lk->kernel = kernel;
   lk->T = T;

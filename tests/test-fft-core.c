@@ -488,6 +488,33 @@ test_specialized_local (void)
   use_gpu_programs (0, 0);
 }
 
+/* programs of 8 values per thread, which GPUs run for rows of radices up
+ * to 8 (CLFFT_THREAD_VALUES=8 asks for them wherever such radices exist):
+ * one butterfly of radix 5, 7 or 8 a thread, one transform a group from
+ * 64 threads, four and five stages with radices 2 and 3 */
+static void
+test_eight_values (void)
+{
+  static const size_t sizes[] = { 125, 200, 343, 448, 512, 1024, 1080,
+    1225
+  };
+  static const size_t direct[] = { 125, 512, 1080 };
+
+  setenv ("CLFFT_THREAD_VALUES", "8", 1);
+  use_gpu_programs (1, 0);
+  check_plan_uses (512, 0, "local(512:8x8x8)");
+  check_plan_uses (1024, 0, "local(1024:8x8x8x2)");
+  check_lengths ("eight values", sizes, sizeof (sizes) / sizeof (sizes[0]));
+  use_gpu_programs (1, 1);
+  check_lengths ("eight values direct", direct, sizeof (direct) /
+      sizeof (direct[0]));
+  /* no radices up to 8 (13): 16 values */
+  check_err ("eight values 4095", 4095, 1, run_simple (CLF_C2C, CLF_FORWARD,
+          4095, 0, 2));
+  use_gpu_programs (0, 1);
+  unsetenv ("CLFFT_THREAD_VALUES");
+}
+
 /* fft_local reading and writing a group of short transforms as one span,
  * as GPUs do below 4 threads per transform (CLFFT_BLOCK_IO=1 forces it
  * wherever the layout is contiguous) */
@@ -1196,6 +1223,7 @@ main (int argc, char **argv)
   harness_run ("errors", test_errors);
   harness_run ("specialised fft_local", test_specialized_local);
   harness_run ("fft_local block I/O", test_block_io);
+  harness_run ("fft_local 8 values", test_eight_values);
   harness_run ("fft_local planar exchange", test_planar_exchange);
   harness_run ("four-step twiddle on either pass", test_four_step_twiddles);
   harness_run ("work-groups smaller than planned", test_work_group_cap);

@@ -6,9 +6,9 @@
  *
  * Turns on profiling in every command queue, keeps an event of each
  * NDRange launch and reads its start and end at the next clFinish. At
- * exit prints to stderr, per kernel name, the launches and the median and
- * least device time, and the same for the span from the first start to
- * the last end between two clFinish calls. CLPROF_DUMP=dir writes the
+ * exit prints to stderr, per kernel name, the launches, the median and
+ * least device time and their sum, and the same for the span from the
+ * first start to the last end between two clFinish calls. CLPROF_DUMP=dir writes the
  * source of every program built from source there (how another library
  * shapes its kernels). */
 #define _GNU_SOURCE
@@ -228,11 +228,16 @@ compare_doubles (const void *a, const void *b)
 static void
 print_times (const KernelTimes * k)
 {
+  double total = 0.0;
+
   if (!k->count)
     return;
+  for (int i = 0; i < k->count; i++)
+    total += k->times[i];
   qsort (k->times, k->count, sizeof (double), compare_doubles);
-  fprintf (stderr, "clprof: %s n=%d median_us=%.2f min_us=%.2f\n", k->name,
-      k->count, k->times[k->count / 2], k->times[0]);
+  fprintf (stderr, "clprof: %s n=%d median_us=%.2f min_us=%.2f "
+      "total_ms=%.2f\n", k->name, k->count, k->times[k->count / 2],
+      k->times[0], total / 1e3);
 }
 
 static void report (void) __attribute__((destructor));

@@ -368,12 +368,25 @@ columns_per_group (ClfContext * ctx, size_t n, size_t T)
  * - odd lengths that the register composites 25 and 27 take in fewer
  *   stages (fixed_radices).
  * PoCL keeps 32. Plain rows of radices up to 8 take 8 (eight_values_pay).
- * CLFFT_THREAD_VALUES=16/32 overrides (for comparing), =8 wherever the
- * length factors into radices up to 8. */
+ * CLFFT_THREAD_VALUES=16/32 overrides (for comparing), =8 wherever a
+ * program built for one length can hold it (eight_value_radices). */
 static int fixed_radices (ClfContext * ctx, size_t n, unsigned values,
     cl_uint flags, unsigned *radices);
 static int small_radices (size_t n, unsigned values, unsigned *radices);
 static int specialize (ClfContext * ctx);
+
+/* The stages of a program of 8 values a thread for n, 0 where there is
+ * none: only programs built for one length, each stage compiled for its
+ * radix, take 8 values (the generic program and the planar exchange run
+ * radices above 8, whose butterflies 8 values cannot hold) */
+static int
+eight_value_radices (ClfContext * ctx, size_t n, cl_uint flags,
+    unsigned *radices)
+{
+  if (!specialize (ctx) || (flags & (GENERIC | PLANAR)))
+    return 0;
+  return small_radices (n, 8, radices);
+}
 
 /* 8 values per thread, one butterfly of radix 5, 7 or 8 each a stage,
  * for plain rows (programs built for one length, complex in and out, no
@@ -396,12 +409,11 @@ eight_values_pay (ClfContext * ctx, size_t n, cl_uint flags)
   unsigned r8[CLF_MAX_STAGES], r16[CLF_MAX_STAGES];
   int n8;
 
-  if (n <= 64 || !specialize (ctx) || (flags & (GENERIC | LOAD_BFAST |
-              STORE_BFAST | PRE_TWIDDLE | POST_TWIDDLE | IN_REAL |
-              IN_HERMITIAN | OUT_REAL | PLANAR)))
+  if (n <= 64 || (flags & (LOAD_BFAST | STORE_BFAST | PRE_TWIDDLE |
+              POST_TWIDDLE | IN_REAL | IN_HERMITIAN | OUT_REAL)) ||
+      (n8 = eight_value_radices (ctx, n, flags, r8)) == 0)
     return 0;
-  n8 = small_radices (n, 8, r8);
-  return n8 > 0 && n8 <= fixed_radices (ctx, n, 16, flags, r16) &&
+  return n8 <= fixed_radices (ctx, n, 16, flags, r16) &&
       local_threads (n, r8, n8, 8) <= 256;
 }
 
@@ -413,8 +425,9 @@ thread_values (ClfContext * ctx, size_t n, cl_uint flags)
   size_t t16, t32;
   int ns;
 
-  if (env && atoi (env) == 8)
-    return small_radices (n, 8, radices) > 0 ? 8 : 16;
+  if (env && atoi (env) == 8 && eight_value_radices (ctx, n, flags,
+          radices) > 0)
+    return 8;
   if (env && (atoi (env) == 16 || atoi (env) == 32))
     return (unsigned) atoi (env);
   if (clf_context_is_cpu (ctx))

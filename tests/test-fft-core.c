@@ -512,6 +512,11 @@ test_eight_values (void)
   check_err ("eight values 4095", 4095, 1, run_simple (CLF_C2C, CLF_FORWARD,
           4095, 0, 2));
   use_gpu_programs (0, 1);
+  /* the generic program runs radix 16 whatever the variable says */
+  setenv ("CLFFT_CPU_PATH", "0", 1);
+  check_err ("eight values generic", 1024, 1, run_simple (CLF_C2C,
+          CLF_FORWARD, 1024, 0, 2));
+  unsetenv ("CLFFT_CPU_PATH");
   unsetenv ("CLFFT_THREAD_VALUES");
 }
 

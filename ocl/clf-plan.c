@@ -375,6 +375,11 @@ static int fixed_radices (ClfContext * ctx, size_t n, unsigned values,
 static int small_radices (size_t n, unsigned values, unsigned *radices);
 static int specialize (ClfContext * ctx);
 
+/* Passes other than plain complex rows: across transforms, with
+ * four-step twiddles, or real on either side */
+#define NOT_PLAIN_ROWS (LOAD_BFAST | STORE_BFAST | PRE_TWIDDLE | \
+    POST_TWIDDLE | IN_REAL | IN_HERMITIAN | OUT_REAL)
+
 /* The stages of a program of 8 values a thread for n, 0 where there is
  * none: only programs built for one length, each stage compiled for its
  * radix, take 8 values (the generic program and the planar exchange run
@@ -409,8 +414,7 @@ eight_values_pay (ClfContext * ctx, size_t n, cl_uint flags)
   unsigned r8[CLF_MAX_STAGES], r16[CLF_MAX_STAGES];
   int n8;
 
-  if (n <= 64 || (flags & (LOAD_BFAST | STORE_BFAST | PRE_TWIDDLE |
-              POST_TWIDDLE | IN_REAL | IN_HERMITIAN | OUT_REAL)) ||
+  if (n <= 64 || (flags & NOT_PLAIN_ROWS) ||
       (n8 = eight_value_radices (ctx, n, flags, r8)) == 0)
     return 0;
   return n8 <= fixed_radices (ctx, n, 16, flags, r16) &&
@@ -761,8 +765,7 @@ fixed_radices (ClfContext * ctx, size_t n, unsigned values, cl_uint flags,
    * Other passes of 1024 points (real data, across transforms, four-step
    * twiddles) keep their order: not measured. */
   if (ns == 3 && radices[0] == 16 && radices[1] == 8 && radices[2] == 8 &&
-      !(flags & (LOAD_BFAST | STORE_BFAST | PRE_TWIDDLE | POST_TWIDDLE |
-              IN_REAL | IN_HERMITIAN | OUT_REAL))) {
+      !(flags & NOT_PLAIN_ROWS)) {
     radices[0] = 8;
     radices[2] = 16;
     return ns;

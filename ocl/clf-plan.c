@@ -311,17 +311,19 @@ static size_t local_threads (size_t n, const unsigned *radices, int nstages,
  * transforms, it also pays for complex 64-point transforms (4 threads):
  * on the H200 89 us against 94-95 read directly (VkFFT 76), but not
  * for real ones (R2C 72-73 against 67-68), nor from 128 points (98-102
- * against 82-84). CLFFT_BLOCK_IO=0/1 overrides (for comparing, and to
- * test the form on CPU devices). */
+ * against 82-84). Since programs of 8 values a thread run 64 points
+ * (eight_values_pay) those read directly again. CLFFT_BLOCK_IO=0/1
+ * overrides (for comparing, and to test the form on CPU devices). */
 #define SHORT_BLOCK_THREADS 8
 
 static int
-block_io_pays (ClfContext * ctx, size_t n, size_t T, cl_uint flags)
+block_io_pays (ClfContext * ctx, size_t n, size_t T, unsigned values,
+    cl_uint flags)
 {
   const char *env = getenv ("CLFFT_BLOCK_IO");
   if (env && env[0])
     return env[0] != '0';
-  return direct_io (ctx) && (T < 4 || (n <= 64 &&
+  return direct_io (ctx) && (T < 4 || (n <= 64 && values != 8 &&
           !(flags & (IN_REAL | IN_HERMITIAN | OUT_REAL))));
 }
 
@@ -367,9 +369,10 @@ columns_per_group (ClfContext * ctx, size_t n, size_t T)
  *   threads);
  * - odd lengths that the register composites 25 and 27 take in fewer
  *   stages (fixed_radices).
- * PoCL keeps 32. Plain rows of radices up to 8 take 8 (eight_values_pay).
- * CLFFT_THREAD_VALUES=16/32 overrides (for comparing), =8 wherever a
- * program built for one length can hold it (eight_value_radices). */
+ * PoCL keeps 32. Plain rows of radices up to 8 take 8 (eight_values_pay),
+ * 16-point blocks 4 (four_values_pay). CLFFT_THREAD_VALUES=16/32
+ * overrides (for comparing), =4 or 8 wherever a program built for one
+ * length can hold it (few_value_radices). */
 static int fixed_radices (ClfContext * ctx, size_t n, unsigned values,
     cl_uint flags, unsigned *radices);
 static int small_radices (size_t n, unsigned values, unsigned *radices);
@@ -380,22 +383,32 @@ static int specialize (ClfContext * ctx);
 #define NOT_PLAIN_ROWS (LOAD_BFAST | STORE_BFAST | PRE_TWIDDLE | \
     POST_TWIDDLE | IN_REAL | IN_HERMITIAN | OUT_REAL)
 
-/* The stages of a program of 8 values a thread for n, 0 where there is
- * none: only programs built for one length, each stage compiled for its
- * radix, take 8 values (the generic program and the planar exchange run
- * radices above 8, whose butterflies 8 values cannot hold) */
+/* The stages of a program of values (4 or 8) a thread for n, 0 where
+ * there is none: only programs built for one length, each stage compiled
+ * for its radix, take so few values (the generic program and the planar
+ * exchange run radices above 8, whose butterflies they cannot hold) */
 static int
-eight_value_radices (ClfContext * ctx, size_t n, cl_uint flags,
-    unsigned *radices)
+few_value_radices (ClfContext * ctx, size_t n, unsigned values,
+    cl_uint flags, unsigned *radices)
 {
   if (!specialize (ctx) || (flags & (GENERIC | PLANAR)))
     return 0;
-  return small_radices (n, 8, radices);
+  return small_radices (n, values, radices);
+}
+
+/* Whether a program of values a thread, T threads a transform, runs
+ * as many transforms a work-group as fill one warp: programs of 8 values
+ * whose T divides 32 (a barrier then waits for one warp, and none of its
+ * lanes idles; transforms_per_group) */
+static int
+warp_groups (size_t T, unsigned values)
+{
+  return values == 8 && T <= 32 && 32 % T == 0;
 }
 
 /* 8 values per thread, one butterfly of radix 5, 7 or 8 each a stage,
  * for plain rows (programs built for one length, complex in and out, no
- * four-step twiddles, longer than the short block-I/O lengths) whose
+ * four-step twiddles, from 64 points, which they read directly) whose
  * radices up to 8 take no more stages than the 16-value plan, on at most
  * 256 threads. A stage of radix 5 or 7 then keeps every thread's values
  * busy where 16 values hold 3 or 2 butterflies of 15 or 14, and twice the
@@ -407,18 +420,41 @@ eight_value_radices (ClfContext * ctx, size_t n, cl_uint flags,
  * 270-272, 512 as 8x8x8 83 -> 77 / 278-280 -> 267-268 (75-76 / 271-273),
  * 1225 91-92 -> 88-89 / 313 -> 303, 280 level. 1024 and 2048 in four
  * stages of 8 values ran level or slower than in three of 16
- * (docs/benchmarks.md). */
+ * (docs/benchmarks.md). From 64 points, and with a stage more where
+ * the threads of a transform divide a warp, in groups of one warp
+ * (warp_groups), three rounds (VkFFT): 64 as 8x8 85-87 -> 78-80 / 292-296 -> 270-273 (77-79 / 275-279), 80
+ * 91-93 -> 80-81 / 316-322 -> 276-280 (77-79 / 284-289), 112 82-84 ->
+ * 77-80 / 287-291 -> 270-272 (77-79 / 284-287), 128 as 8x8x2 83 -> 78-80
+ * / 284-286 -> 271-278 (78-80 / 278-281), 256 as 8x8x4 79-81 -> 77-80 /
+ * 277-279 -> 265-270 (79 / 276-277). */
 static int
 eight_values_pay (ClfContext * ctx, size_t n, cl_uint flags)
 {
   unsigned r8[CLF_MAX_STAGES], r16[CLF_MAX_STAGES];
-  int n8;
+  int n8, n16;
+  size_t t8;
 
-  if (n <= 64 || (flags & NOT_PLAIN_ROWS) ||
-      (n8 = eight_value_radices (ctx, n, flags, r8)) == 0)
+  if (n < 64 || (flags & NOT_PLAIN_ROWS) ||
+      (n8 = few_value_radices (ctx, n, 8, flags, r8)) == 0)
     return 0;
-  return n8 <= fixed_radices (ctx, n, 16, flags, r16) &&
-      local_threads (n, r8, n8, 8) <= 256;
+  n16 = fixed_radices (ctx, n, 16, flags, r16);
+  t8 = local_threads (n, r8, n8, 8);
+  return t8 <= 256 && (n8 <= n16 || (n8 == n16 + 1 && warp_groups (t8, 8)));
+}
+
+/* 16-point complex transforms read as one block (BLOCK_IO) run as 4x4
+ * on 4 threads of 4 values, where 16 values gave one thread the whole
+ * radix-16 butterfly. H200, three rounds, us for 2^24 / 2^26 points:
+ * 82.7-85.3 / 282.8-286.0 -> 76.5-76.9 / 264.9-269.3 (VkFFT 74.8-75.9 /
+ * 269.2-271.3). */
+static int
+four_values_pay (ClfContext * ctx, size_t n, cl_uint flags)
+{
+  unsigned r4[CLF_MAX_STAGES];
+
+  return n == 16 && (flags & BLOCK_IO) && !(flags & NOT_PLAIN_ROWS) &&
+      block_io_pays (ctx, n, 4, 4, flags) &&
+      few_value_radices (ctx, n, 4, flags, r4) > 0;
 }
 
 static unsigned
@@ -429,9 +465,9 @@ thread_values (ClfContext * ctx, size_t n, cl_uint flags)
   size_t t16, t32;
   int ns;
 
-  if (env && atoi (env) == 8 && eight_value_radices (ctx, n, flags,
-          radices) > 0)
-    return 8;
+  if (env && (atoi (env) == 4 || atoi (env) == 8) &&
+      few_value_radices (ctx, n, (unsigned) atoi (env), flags, radices) > 0)
+    return (unsigned) atoi (env);
   if (env && (atoi (env) == 16 || atoi (env) == 32))
     return (unsigned) atoi (env);
   if (clf_context_is_cpu (ctx))
@@ -454,6 +490,8 @@ thread_values (ClfContext * ctx, size_t n, cl_uint flags)
     return 32;
   if (eight_values_pay (ctx, n, flags))
     return 8;
+  if (four_values_pay (ctx, n, flags))
+    return 4;
   if (!(flags & LOAD_BFAST))
     return 16;
   if ((flags & PLANAR) || (n > column_limit (ctx) && t16 > 2 * t32))
@@ -965,7 +1003,15 @@ transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
   /* planar exchange: one float per point in local memory */
   size_t capacity = clf_context_local_capacity (ctx) *
       ((flags & PLANAR) ? 2 : 1), G = 1;
-  size_t aim = (flags & BLOCK_IO) ? block_group_threads (T) : group_threads ();
+  /* One warp of an 8-value program whose transforms' threads divide 32
+   * (warp_groups): on the H200 64 x2^20 ran 270-273 us in groups of 4
+   * against 273-280 in groups of 8; 80, 128, 192, 224 and 256 within 2%
+   * with 64 threads, and 160 (32 threads a transform, 8 to a group
+   * before) level with 32, 64 and 128 at 2^26 points but 1-2% slower
+   * than before at 2^24. */
+  size_t aim = (flags & BLOCK_IO) ? block_group_threads (T) :
+      warp_groups (T, values) ? threads_from_env ("CLFFT_GROUP_THREADS",
+      32) : group_threads ();
   size_t least = ((flags & (LOAD_BFAST | STORE_BFAST)) &&
       !(flags & PLANAR)) ? 4 : 1;
 
@@ -1152,7 +1198,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   if ((flags & BLOCK_IO) && !(flags & PLANAR) && n >= 32 &&
       T < SHORT_BLOCK_THREADS && SHORT_BLOCK_THREADS <= maxwg &&
       !getenv ("CLFFT_LOCAL_THREADS") &&
-      block_io_pays (ctx, n, SHORT_BLOCK_THREADS, flags)) {
+      block_io_pays (ctx, n, SHORT_BLOCK_THREADS, values, flags)) {
     int ok = 1;
     for (int i = 0; ok && i < ns; i++)
       ok = lk->radices[i] <= 8;
@@ -1160,7 +1206,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
       T = SHORT_BLOCK_THREADS;
   }
   if ((flags & BLOCK_IO) && ((flags & PLANAR)
-          || !block_io_pays (ctx, n, T, flags)))
+          || !block_io_pays (ctx, n, T, values, flags)))
     flags &= ~BLOCK_IO;
   lk->flags = flags;
   lk->G = transforms_per_group (ctx, batch, T, ls, maxwg, flags, values);

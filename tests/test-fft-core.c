@@ -491,14 +491,16 @@ test_specialized_local (void)
 /* programs of 8 values per thread, which GPUs run for rows of radices up
  * to 8 (CLFFT_THREAD_VALUES=8 asks for them wherever such radices exist):
  * one butterfly of radix 5, 7 or 8 a thread, one transform a group from
- * 64 threads, four and five stages with radices 2 and 3 */
+ * 64 threads, as many as fill a warp where a transform's threads divide
+ * 32, four and five stages with radices 2 and 3 */
 static void
 test_eight_values (void)
 {
-  static const size_t sizes[] = { 125, 200, 343, 448, 512, 1024, 1080,
-    1225
+  static const size_t sizes[] = { 64, 80, 125, 128, 200, 256, 343, 448,
+    512, 1024, 1080, 1225
   };
-  static const size_t direct[] = { 125, 512, 1080 };
+  static const size_t direct[] = { 64, 125, 128, 512, 1080 };
+  static const size_t warp[] = { 64, 80, 128 };
 
   setenv ("CLFFT_THREAD_VALUES", "8", 1);
   use_gpu_programs (1, 0);
@@ -508,6 +510,11 @@ test_eight_values (void)
   use_gpu_programs (1, 1);
   check_lengths ("eight values direct", direct, sizeof (direct) /
       sizeof (direct[0]));
+  /* several transforms a group: 64 in warp groups of 4 transforms of 8
+   * threads, as on GPUs (PoCL widens 80 and 128 to 20 and 32 threads) */
+  for (size_t i = 0; i < sizeof (warp) / sizeof (warp[0]); i++)
+    check_err ("eight values warp groups", warp[i], 1,
+        run_simple (CLF_C2C, CLF_INVERSE, warp[i], 0, 12));
   /* no radices up to 8 (13): 16 values */
   check_err ("eight values 4095", 4095, 1, run_simple (CLF_C2C, CLF_FORWARD,
           4095, 0, 2));
@@ -533,6 +540,13 @@ test_block_io (void)
   setenv ("CLFFT_BLOCK_IO", "1", 1);
   check_plan_uses (16, 0, "local(16:16,block)");
   check_lengths ("block io", sizes, sizeof (sizes) / sizeof (sizes[0]));
+  /* 16 points as 4x4 on 4 threads of 4 values, as GPUs run them; 16
+   * transforms a group */
+  setenv ("CLFFT_THREAD_VALUES", "4", 1);
+  check_plan_uses (16, 0, "local(16:4x4,block)");
+  check_err ("block io 4 values", 16, 1, run_simple (CLF_C2C, CLF_FORWARD,
+          16, 0, 48));
+  unsetenv ("CLFFT_THREAD_VALUES");
   /* full work-groups of many transforms */
   check_err ("block io batch 4096", 8, 1, run_simple (CLF_C2C, CLF_FORWARD,
           8, 0, 4096));

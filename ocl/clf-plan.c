@@ -422,11 +422,12 @@ warp_groups (size_t T, unsigned values)
  * stages of 8 values ran level or slower than in three of 16
  * (docs/benchmarks.md). From 64 points, and with a stage more where
  * the threads of a transform divide a warp, in groups of one warp
- * (warp_groups), three rounds (VkFFT): 64 as 8x8 85-87 -> 78-80 / 292-296 -> 270-273 (77-79 / 275-279), 80
- * 91-93 -> 80-81 / 316-322 -> 276-280 (77-79 / 284-289), 112 82-84 ->
- * 77-80 / 287-291 -> 270-272 (77-79 / 284-287), 128 as 8x8x2 83 -> 78-80
- * / 284-286 -> 271-278 (78-80 / 278-281), 256 as 8x8x4 79-81 -> 77-80 /
- * 277-279 -> 265-270 (79 / 276-277). */
+ * (warp_groups), three rounds (VkFFT): 64 as 8x8 85-87 -> 78-80 /
+ * 292-296 -> 270-273 (77-79 / 275-279), 80 91-93 -> 80-81 / 316-322 ->
+ * 276-280 (77-79 / 284-289), 112 82-84 -> 77-80 / 287-291 -> 270-272
+ * (77-79 / 284-287), 128 as 8x8x2 83 -> 78-80 / 284-286 -> 271-278
+ * (78-80 / 278-281), 256 as 8x8x4 79-81 -> 77-80 / 277-279 -> 265-270
+ * (79 / 276-277). */
 static int
 eight_values_pay (ClfContext * ctx, size_t n, cl_uint flags)
 {

@@ -663,6 +663,13 @@ test_work_group_cap (void)
   clf_debug_cap_work_group (32);
   check_plan_uses (1000, 0, "generic)");
   check_lengths ("generic fallback", sizes, sizeof (sizes) / sizeof (sizes[0]));
+  /* a program of 8 values (512 as 8x8x8 on 64 threads) allowed too few
+   * threads: 16 values on 32 */
+  setenv ("CLFFT_THREAD_VALUES", "8", 1);
+  check_plan_uses (512, 0, "local(512:16x8x4)");
+  check_err ("capped 8 values", 512, 1, run_simple (CLF_C2C, CLF_FORWARD,
+          512, 0, 3));
+  unsetenv ("CLFFT_THREAD_VALUES");
   clf_debug_cap_work_group (0);
   use_gpu_programs (0, 0);
 }

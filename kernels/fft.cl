@@ -870,11 +870,20 @@ clf_load_twiddled (__global const float2 * src, __global const float *srcr,
     clf_addr a, uint flags, uint N, uint base, uint j, uint d,
     __global const float2 * post_tw, uint post_shift, uint n2, int split)
 {
+#ifdef CLF_CHIRP_N
+  /* Bluestein's forward pass: the input times the chirp (post_tw), zeros
+   * from CLF_CHIRP_N on, which are not read */
+  if (j + d >= CLF_CHIRP_N)
+    return (float2) (0.0f, 0.0f);
+  return cmul (clf_load (src, srcr, a, flags, N, base, j + d),
+      post_tw[j + d]);
+#else
   float2 val = clf_load (src, srcr, a, flags, N, base, j + d);
   if (flags & CLF_PRE_TWIDDLE)
     val = cmul (val, clf_four_step_twiddle_of (post_tw, post_shift, n2, j,
             d, split));
   return val;
+#endif
 }
 
 /* Element j + d of the output of a transform: four-step twiddle,
@@ -894,6 +903,11 @@ clf_store (__global float2 * dst, __global float *dstr, uint flags,
             d, split));
   if (flags & CLF_CONJ_OUT)
     val = conj2 (val);
+#ifdef CLF_TABLE_OUT
+  /* Bluestein: the filter's spectrum (forward pass) or the chirp
+   * (inverse pass), from entry CLF_TABLE_OUT of post_tw */
+  val = cmul (val, post_tw[CLF_TABLE_OUT + i]);
+#endif
   val *= scale;
   if (flags & CLF_OUT_REAL)
     dstr[base + i * stride] = val.x;

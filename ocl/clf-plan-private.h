@@ -47,6 +47,12 @@ typedef struct
    * extent (0: n), which only CPU passes honour themselves */
   cl_uint in_extent, out_extent;
   cl_mem multiplier;
+  /* Bluestein's fused passes (fft_local, add_bluestein): table's entries
+   * multiply the input, zero from chirp_n on (chirp_n > 0), and, where
+   * table_out, the outputs after their conjugation from entry out_at on */
+  cl_mem table;
+  cl_uint chirp_n, out_at;
+  int table_out;
 } Axis;
 
 static inline cl_uint8

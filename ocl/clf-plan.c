@@ -1395,7 +1395,7 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
    * the H200: 1080-point columns 20% slower) */
   int load_bfast = ax->in.stride != 1 && ax->in.d0 == 1;
   int pad = lds_pad (plan->ctx, ax->n) && !load_bfast;
-  char layout_buf[256];
+  char layout_buf[384];
   const char *layout;
   size_t ls;
   int ns;
@@ -1418,6 +1418,19 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
 
   layout = layout_defines (plan->ctx, ax, post_n, post_div, post_mod,
       store_mod, layout_buf, sizeof (layout_buf));
+  if (ax->table) {
+    /* Bluestein's fused passes (add_bluestein) */
+    size_t len = strlen (layout);
+    if (layout != layout_buf)
+      memcpy (layout_buf, layout, len + 1);
+    if (ax->chirp_n)
+      len += snprintf (layout_buf + len, sizeof (layout_buf) - len,
+          "-DCLF_CHIRP_N=%uu ", ax->chirp_n);
+    if (ax->table_out)
+      snprintf (layout_buf + len, sizeof (layout_buf) - len,
+          "-DCLF_TABLE_OUT=%uu ", ax->out_at);
+    layout = layout_buf;
+  }
   st = clf_local_kernel_new (plan->ctx, ax->n, ax->batch, flags, pad, layout,
       "fft_local", &lk, err);
   if (st == CLF_ERROR_UNSUPPORTED && (flags & PLANAR) && load_bfast) {
@@ -1466,6 +1479,8 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
       return st;
     post_shift = shift;
   }
+  if (ax->table)
+    post_tw = ax->table;
 
   params = (cl_uint8) { {(cl_uint) ax->n, (cl_uint) ns, (cl_uint) T,
           (cl_uint) G, (cl_uint) ax->batch, flags, ax->count,
@@ -1940,6 +1955,86 @@ add_helper_pass (ClfPlan * plan, const char *name, const char *exact,
   return CLF_OK;
 }
 
+/* Bluestein in two fft_local passes (CLFFT_BLUESTEIN_FUSED=1, for
+ * comparing: not yet measured on a GPU): the forward transform takes the
+ * chirp and the zeros past n on its input and the filter on its output,
+ * the inverse the chirp on its output, where add_bluestein's five passes
+ * read and write the padded length three times more. Programs built for
+ * one length, complex data, m within one work-group. */
+static int
+bluestein_fuses (ClfPlan * plan, const Axis * ax, size_t m)
+{
+  const char *env = getenv ("CLFFT_BLUESTEIN_FUSED");
+
+  return env && env[0] == '1' && !clf_plan_cpu_enabled (plan->ctx) &&
+      specialize (plan->ctx) && fits_local (plan, m) &&
+      !(ax->flags & (IN_REAL | IN_HERMITIAN | OUT_REAL));
+}
+
+static ClfStatus
+add_bluestein_fused (ClfPlan * plan, const Axis * ax, size_t m,
+    const float *chirp, const float *filter, ClfError * err)
+{
+  size_t n = ax->n;
+  float *both = malloc (2 * (n + m) * sizeof (float));
+  float *out_chirp = malloc (2 * n * sizeof (float));
+  int conj_out = (ax->flags & CONJ_OUT) != 0;
+  cl_mem fwd_table = NULL, inv_table = NULL;
+  Axis fwd = *ax, inv = *ax;
+  ClfStatus st;
+  int work;
+
+  if (!both || !out_chirp) {
+    free (both);
+    free (out_chirp);
+    return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
+  }
+  /* the forward pass's chirp, then the filter; the inverse pass conjugates
+   * its result before the chirp, so a conjugated output takes the chirp
+   * conjugated: conj (conj (y) c) = y conj (c) */
+  memcpy (both, chirp, 2 * n * sizeof (float));
+  memcpy (both + 2 * n, filter, 2 * m * sizeof (float));
+  for (size_t j = 0; j < n; j++) {
+    out_chirp[2 * j] = chirp[2 * j];
+    out_chirp[2 * j + 1] = conj_out ? -chirp[2 * j + 1] : chirp[2 * j + 1];
+  }
+  st = upload_table (plan, both, 2 * (n + m), &fwd_table, err);
+  if (st == CLF_OK)
+    st = upload_table (plan, out_chirp, 2 * n, &inv_table, err);
+  free (both);
+  free (out_chirp);
+  if (st != CLF_OK)
+    return st;
+  work = new_scratch (plan, m * ax->batch * sizeof (cl_float2), err);
+  if (work < 0)
+    return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+
+  fwd.n = m;
+  fwd.out = addr_1level (0, 1, m);
+  fwd.dst = work;
+  fwd.flags = ax->flags & CONJ_IN;
+  fwd.count = ALL_ELEMENTS;
+  fwd.scale = 1.0f;
+  fwd.table = fwd_table;
+  fwd.chirp_n = (cl_uint) n;
+  fwd.table_out = 1;
+  fwd.out_at = (cl_uint) n;
+  st = add_local_pass (plan, &fwd, 0, 0, 0, 1, 1, 1, err);
+  if (st != CLF_OK)
+    return st;
+
+  inv.n = m;
+  inv.in = addr_1level (0, 1, m);
+  inv.src = work;
+  inv.flags = CONJ_IN | (conj_out ? 0 : CONJ_OUT);
+  inv.count = ax->count < n ? ax->count : (cl_uint) n;
+  inv.table = inv_table;
+  inv.chirp_n = 0;
+  inv.table_out = 1;
+  inv.out_at = 0;
+  return add_local_pass (plan, &inv, 0, 0, 0, 1, 1, 1, err);
+}
+
 /* Any length: a chirp-z transform through a smooth length m >= 2n-1. */
 static ClfStatus
 add_bluestein (ClfPlan * plan, const Axis * ax, ClfError * err)
@@ -1963,10 +2058,16 @@ add_bluestein (ClfPlan * plan, const Axis * ax, ClfError * err)
     return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
         "length %zu is too large for this device", n);
   um = (cl_uint) m;
-  describe_append (plan, " bluestein(%zu->%zu)", n, m);
-
   if (clf_bluestein_tables (n, m, &chirp, &filter) < 0)
     return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
+  if (bluestein_fuses (plan, ax, m)) {
+    describe_append (plan, " bluestein(%zu->%zu,fused)", n, m);
+    st = add_bluestein_fused (plan, ax, m, chirp, filter, err);
+    free (chirp);
+    free (filter);
+    return st;
+  }
+  describe_append (plan, " bluestein(%zu->%zu)", n, m);
   st = upload_table (plan, chirp, 2 * n, &chirp_mem, err);
   if (st == CLF_OK)
     st = upload_table (plan, filter, 2 * m, &filter_mem, err);

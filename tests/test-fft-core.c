@@ -527,6 +527,38 @@ test_eight_values (void)
   unsetenv ("CLFFT_THREAD_VALUES");
 }
 
+/* Bluestein in two fused fft_local passes (CLFFT_BLUESTEIN_FUSED=1, GPU
+ * programs): forward, inverse and R2C (which keeps the five passes),
+ * batches, a prime axis of columns, a padded layout, in place */
+static void
+test_bluestein_fused (void)
+{
+  static const size_t sizes[] = { 37, 61, 127, 509 };
+  ClfPlanDesc d;
+
+  setenv ("CLFFT_BLUESTEIN_FUSED", "1", 1);
+  use_gpu_programs (1, 1);
+  check_plan_uses (127, 0, "bluestein(127->256,fused)");
+  check_lengths ("bluestein fused", sizes, sizeof (sizes) / sizeof (sizes[0]));
+  check_err ("bluestein fused batch 64", 127, 1, run_simple (CLF_C2C,
+          CLF_INVERSE, 127, 0, 64));
+  check_err ("bluestein fused columns", 16, 37, run_simple (CLF_C2C,
+          CLF_INVERSE, 16, 37, 2));
+  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 61, 3, 4);
+  d.in.stride[1] = 64;
+  d.in.dist = 64 * 3 + 5;
+  d.out.stride[1] = 63;
+  d.out.dist = 63 * 3 + 2;
+  check_err ("bluestein fused padded", 61, 3, run_case (&d, 0, 0));
+  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 127, 0, 3);
+  check_err ("bluestein fused in place", 127, 1, run_case (&d, 0, 1));
+  use_gpu_programs (1, 0);
+  check_err ("bluestein fused, local loads", 127, 1, run_simple (CLF_C2C,
+          CLF_FORWARD, 127, 0, 5));
+  use_gpu_programs (0, 1);
+  unsetenv ("CLFFT_BLUESTEIN_FUSED");
+}
+
 /* fft_local reading and writing a group of short transforms as one span,
  * as GPUs do below 4 threads per transform (CLFFT_BLOCK_IO=1 forces it
  * wherever the layout is contiguous) */
@@ -1251,6 +1283,7 @@ main (int argc, char **argv)
   harness_run ("specialised fft_local", test_specialized_local);
   harness_run ("fft_local block I/O", test_block_io);
   harness_run ("fft_local 8 values", test_eight_values);
+  harness_run ("Bluestein in two fused passes", test_bluestein_fused);
   harness_run ("fft_local planar exchange", test_planar_exchange);
   harness_run ("four-step twiddle on either pass", test_four_step_twiddles);
   harness_run ("work-groups smaller than planned", test_work_group_cap);

@@ -390,6 +390,20 @@ check_plan_uses (size_t nx, size_t ny, const char *part)
   check_plan_uses_either (nx, ny, part, part);
 }
 
+/* d: batch forward C2C transforms of nx x ny, whose rows lie in_pitch
+ * (input) and out_pitch (output) elements apart, and whose frames take
+ * in_gap and out_gap elements more than their rows */
+static void
+padded_layout (ClfPlanDesc * d, size_t nx, size_t ny, size_t batch,
+    size_t in_pitch, size_t in_gap, size_t out_pitch, size_t out_gap)
+{
+  clf_plan_desc_init (d, CLF_C2C, CLF_FORWARD, nx, ny, batch);
+  d->in.stride[1] = in_pitch;
+  d->in.dist = in_pitch * ny + in_gap;
+  d->out.stride[1] = out_pitch;
+  d->out.dist = out_pitch * ny + out_gap;
+}
+
 /* Forward (batch 3), inverse (batch 1) and R2C (batch 2) transforms of
  * each length, what naming the path under test */
 static void
@@ -544,11 +558,7 @@ test_bluestein_fused (void)
           CLF_INVERSE, 127, 0, 64));
   check_err ("bluestein fused columns", 16, 37, run_simple (CLF_C2C,
           CLF_INVERSE, 16, 37, 2));
-  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 61, 3, 4);
-  d.in.stride[1] = 64;
-  d.in.dist = 64 * 3 + 5;
-  d.out.stride[1] = 63;
-  d.out.dist = 63 * 3 + 2;
+  padded_layout (&d, 61, 3, 4, 64, 5, 63, 2);
   check_err ("bluestein fused padded", 61, 3, run_case (&d, 0, 0));
   clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 127, 0, 3);
   check_err ("bluestein fused in place", 127, 1, run_case (&d, 0, 1));
@@ -590,11 +600,7 @@ test_block_io (void)
           5));
   /* rows in two batch levels, so not evenly spaced, and a work-group's
    * rows (8 of 16 points) span frames of 3 */
-  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 16, 3, 8);
-  d.in.stride[1] = 18;
-  d.in.dist = 18 * 3 + 2;
-  d.out.stride[1] = 17;
-  d.out.dist = 17 * 3 + 4;
+  padded_layout (&d, 16, 3, 8, 18, 2, 17, 4);
   check_err ("block io 2d padded batch", 16, 3, run_case (&d, 0, 0));
   unsetenv ("CLFFT_BLOCK_IO");
   use_gpu_programs (0, 0);

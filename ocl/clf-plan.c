@@ -462,15 +462,16 @@ static unsigned
 thread_values (ClfContext * ctx, size_t n, cl_uint flags)
 {
   const char *env = getenv ("CLFFT_THREAD_VALUES");
+  unsigned want = env ? (unsigned) atoi (env) : 0;
   unsigned radices[CLF_MAX_STAGES];
   size_t t16, t32;
   int ns;
 
-  if (env && (atoi (env) == 4 || atoi (env) == 8) &&
-      few_value_radices (ctx, n, (unsigned) atoi (env), flags, radices) > 0)
-    return (unsigned) atoi (env);
-  if (env && (atoi (env) == 16 || atoi (env) == 32))
-    return (unsigned) atoi (env);
+  if ((want == 4 || want == 8) &&
+      few_value_radices (ctx, n, want, flags, radices) > 0)
+    return want;
+  if (want == 16 || want == 32)
+    return want;
   if (clf_context_is_cpu (ctx))
     return 32;
   ns = local_radices (n, radices);
@@ -1971,9 +1972,10 @@ bluestein_fuses (ClfPlan * plan, const Axis * ax, size_t m)
       !(ax->flags & (IN_REAL | IN_HERMITIAN | OUT_REAL));
 }
 
+/* work: scratch of m x batch complex values */
 static ClfStatus
 add_bluestein_fused (ClfPlan * plan, const Axis * ax, size_t m,
-    const float *chirp, const float *filter, ClfError * err)
+    const float *chirp, const float *filter, int work, ClfError * err)
 {
   size_t n = ax->n;
   float *both = malloc (2 * (n + m) * sizeof (float));
@@ -1982,7 +1984,6 @@ add_bluestein_fused (ClfPlan * plan, const Axis * ax, size_t m,
   cl_mem fwd_table = NULL, inv_table = NULL;
   Axis fwd = *ax, inv = *ax;
   ClfStatus st;
-  int work;
 
   if (!both || !out_chirp) {
     free (both);
@@ -2005,9 +2006,6 @@ add_bluestein_fused (ClfPlan * plan, const Axis * ax, size_t m,
   free (out_chirp);
   if (st != CLF_OK)
     return st;
-  work = new_scratch (plan, m * ax->batch * sizeof (cl_float2), err);
-  if (work < 0)
-    return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
 
   fwd.n = m;
   fwd.out = addr_1level (0, 1, m);
@@ -2060,9 +2058,15 @@ add_bluestein (ClfPlan * plan, const Axis * ax, ClfError * err)
   um = (cl_uint) m;
   if (clf_bluestein_tables (n, m, &chirp, &filter) < 0)
     return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
+  work = new_scratch (plan, m * ax->batch * sizeof (cl_float2), err);
+  if (work < 0) {
+    free (chirp);
+    free (filter);
+    return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+  }
   if (bluestein_fuses (plan, ax, m)) {
     describe_append (plan, " bluestein(%zu->%zu,fused)", n, m);
-    st = add_bluestein_fused (plan, ax, m, chirp, filter, err);
+    st = add_bluestein_fused (plan, ax, m, chirp, filter, work, err);
     free (chirp);
     free (filter);
     return st;
@@ -2075,10 +2079,6 @@ add_bluestein (ClfPlan * plan, const Axis * ax, ClfError * err)
   free (filter);
   if (st != CLF_OK)
     return st;
-
-  work = new_scratch (plan, m * ax->batch * sizeof (cl_float2), err);
-  if (work < 0)
-    return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
 
   in = addr_to_cl (ax->in);
   fl = ax->flags & IN_FLAGS;

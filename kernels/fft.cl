@@ -871,7 +871,7 @@ clf_load_twiddled (__global const float2 * src, __global const float *srcr,
     __global const float2 * post_tw, uint post_shift, uint n2, int split)
 {
 #ifdef CLF_CHIRP_N
-  /* Bluestein's forward pass: the input times the chirp (post_tw), zeros
+  /* Bluestein's one pass: the input times the chirp (post_tw), zeros
    * from CLF_CHIRP_N on, which are not read */
   if (j + d >= CLF_CHIRP_N)
     return (float2) (0.0f, 0.0f);
@@ -904,8 +904,8 @@ clf_store (__global float2 * dst, __global float *dstr, uint flags,
   if (flags & CLF_CONJ_OUT)
     val = conj2 (val);
 #ifdef CLF_TABLE_OUT
-  /* Bluestein: the filter's spectrum (forward pass) or the chirp
-   * (inverse pass), from entry CLF_TABLE_OUT of post_tw */
+  /* Bluestein's one pass: the chirp, from entry CLF_TABLE_OUT of
+   * post_tw */
   val = cmul (val, post_tw[CLF_TABLE_OUT + i]);
 #endif
   val *= scale;
@@ -1099,7 +1099,29 @@ fft_local (__global const float2 * src, __global float2 * dst,
     barrier (CLK_LOCAL_MEM_FENCE);
   }
 
+#ifdef CLF_BLUESTEIN_FILTER
+  /* Bluestein in one pass: the forward transform of the chirped input
+   * stays in local memory; the inverse one reads it times the filter
+   * (from entry CLF_BLUESTEIN_FILTER of post_tw), conjugated, and its
+   * output goes out as any other, times the chirp (CLF_TABLE_OUT). Global
+   * memory sees the n inputs and n outputs alone. */
+  {
+    const int direct_store = 0;
+    CLF_RUN_STAGES ();
+  }
+  {
+    const int direct_load = 1;
+#undef CLF_DIRECT_LOAD
+#define CLF_DIRECT_LOAD(j, d) conj2 (cmul (LAT (x, (j), (d)),            \
+        post_tw[CLF_BLUESTEIN_FILTER + (j) + (d)]))
+    CLF_RUN_STAGES ();
+#undef CLF_DIRECT_LOAD
+#define CLF_DIRECT_LOAD(j, d) clf_load_twiddled (src, srcr, in, flags, N, \
+    in_base, j, d, post_tw, post_shift, n2, !bfast)
+  }
+#else
   CLF_RUN_STAGES ();
+#endif
 
   /* the last stage left the result in local memory: write it out with
    * the other walk (threads over transforms, or over elements) */

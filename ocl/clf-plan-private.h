@@ -22,6 +22,9 @@
 /* host-only: the generic program, not one built for the length (a
  * fallback where the device allows that one too few threads) */
 #define GENERIC        (1u << 11)
+/* host-only: Bluestein's one pass, two transforms in one program, whose
+ * speed its compute sets rather than its memory traffic */
+#define BLUESTEIN_PASS (1u << 12)
 #define IN_FLAGS  (CONJ_IN | IN_REAL | IN_HERMITIAN)
 #define OUT_FLAGS (CONJ_OUT | OUT_REAL)
 
@@ -47,11 +50,13 @@ typedef struct
    * extent (0: n), which only CPU passes honour themselves */
   cl_uint in_extent, out_extent;
   cl_mem multiplier;
-  /* Bluestein's fused passes (fft_local, add_bluestein): table's entries
-   * multiply the input, zero from chirp_n on (chirp_n > 0), and, where
-   * table_out, the outputs after their conjugation from entry out_at on */
+  /* Bluestein's one pass (fft_local, add_bluestein_one_pass): table's
+   * entries multiply the input, zero from chirp_n on; the forward
+   * transform's output, conjugated, times the entries from filter_at on,
+   * goes to an inverse one in the same pass, whose outputs after their
+   * conjugation take the entries from out_at on (where table_out) */
   cl_mem table;
-  cl_uint chirp_n, out_at;
+  cl_uint chirp_n, out_at, filter_at;
   int table_out;
 } Axis;
 

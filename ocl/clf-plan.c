@@ -440,7 +440,10 @@ eight_values_pay (ClfContext * ctx, size_t n, cl_uint flags)
     return 0;
   n16 = fixed_radices (ctx, n, 16, flags, r16);
   t8 = local_threads (n, r8, n8, 8);
-  return t8 <= 256 && (n8 <= n16 || (n8 == n16 + 1 && warp_groups (t8, 8)));
+  /* (not in Bluestein's one pass: 256 there ran 146 us as 16x16 on 16
+   * threads against 182 as 8x8x4 on 32, H200, 2^24 points) */
+  return t8 <= 256 && (n8 <= n16 || (n8 == n16 + 1 && warp_groups (t8, 8)
+          && !(flags & BLUESTEIN_PASS)));
 }
 
 /* 16-point complex transforms read as one block (BLOCK_IO) run as 4x4
@@ -1042,6 +1045,11 @@ transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
    * against 83.7 us, 200 93.8 against 78.5). */
   if (values == 8 && T >= 64)
     G = 1;
+  /* So do Bluestein's one passes of two warps or more: 1024 points (64
+   * threads of 16 values) ran 180-184 us against 220-223 four to a
+   * group (H200, 2^24 points of 509) */
+  if ((flags & BLUESTEIN_PASS) && T >= 64)
+    G = 1;
   /* PoCL 3.1 mis-evaluates the kernel's "transform exists" tests after
    * its barriers and writes past the output for the missing transforms of
    * a last, partial work-group: there, every work-group must be full. */
@@ -1406,11 +1414,15 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
 
   if (load_bfast)
     flags |= LOAD_BFAST;
+  if (ax->filter_at)
+    flags |= BLUESTEIN_PASS;
   if (ax->out.stride != 1 && ax->out.d0 == 1)
     flags |= STORE_BFAST;
   if (post_n && !(flags & PRE_TWIDDLE))
     flags |= POST_TWIDDLE;
-  if (planar_columns_pay (plan->ctx, ax->n, flags))
+  /* (Bluestein's one pass keeps its transform in local memory between
+   * the two; the planar exchange keeps it in registers) */
+  if (planar_columns_pay (plan->ctx, ax->n, flags) && !ax->filter_at)
     flags |= PLANAR;
   /* contiguous transforms may be read and written as one span */
   if (!load_bfast && !(flags & STORE_BFAST) && ax->in.stride == 1 &&
@@ -1420,7 +1432,7 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
   layout = layout_defines (plan->ctx, ax, post_n, post_div, post_mod,
       store_mod, layout_buf, sizeof (layout_buf));
   if (ax->table) {
-    /* Bluestein's fused passes (add_bluestein) */
+    /* Bluestein's one pass (add_bluestein_one_pass) */
     size_t len = strlen (layout);
     if (layout != layout_buf)
       memcpy (layout_buf, layout, len + 1);
@@ -1428,8 +1440,11 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
       len += snprintf (layout_buf + len, sizeof (layout_buf) - len,
           "-DCLF_CHIRP_N=%uu ", ax->chirp_n);
     if (ax->table_out)
-      snprintf (layout_buf + len, sizeof (layout_buf) - len,
+      len += snprintf (layout_buf + len, sizeof (layout_buf) - len,
           "-DCLF_TABLE_OUT=%uu ", ax->out_at);
+    if (ax->filter_at)
+      snprintf (layout_buf + len, sizeof (layout_buf) - len,
+          "-DCLF_BLUESTEIN_FILTER=%uu ", ax->filter_at);
     layout = layout_buf;
   }
   st = clf_local_kernel_new (plan->ctx, ax->n, ax->batch, flags, pad, layout,
@@ -1956,81 +1971,82 @@ add_helper_pass (ClfPlan * plan, const char *name, const char *exact,
   return CLF_OK;
 }
 
-/* Bluestein in two fft_local passes (CLFFT_BLUESTEIN_FUSED=1, for
- * comparing: not yet measured on a GPU): the forward transform takes the
- * chirp and the zeros past n on its input and the filter on its output,
- * the inverse the chirp on its output, where add_bluestein's five passes
- * read and write the padded length three times more. Programs built for
- * one length, complex data, m within one work-group. */
+/* Bluestein in one fft_local pass where the padded transform fits one
+ * work-group of a program built for one length (a half spectrum comes in
+ * expanded, add_axis): the forward transform of the chirped input stays in local memory
+ * for the inverse one, and global memory sees the n inputs and n outputs
+ * alone. On the H200 (2^24 points, us) 127 ran 183 against 1117 in the
+ * five passes and 221 in two fft_local passes (the filter in the forward
+ * pass's stores, the padded transform through global memory between
+ * them), 1021 191 against 1080 and 242. CLFFT_BLUESTEIN=five keeps the
+ * five passes (for comparing). */
 static int
-bluestein_fuses (ClfPlan * plan, const Axis * ax, size_t m)
+bluestein_one_pass (ClfPlan * plan, const Axis * ax, size_t m)
 {
-  const char *env = getenv ("CLFFT_BLUESTEIN_FUSED");
+  const char *env = getenv ("CLFFT_BLUESTEIN");
 
-  return env && env[0] == '1' && !clf_plan_cpu_enabled (plan->ctx) &&
-      specialize (plan->ctx) && fits_local (plan, m) &&
-      !(ax->flags & (IN_REAL | IN_HERMITIAN | OUT_REAL));
+  return !clf_plan_cpu_enabled (plan->ctx) && specialize (plan->ctx) &&
+      fits_local (plan, m) && !(ax->flags & IN_HERMITIAN) &&
+      !(env && strcmp (env, "five") == 0);
 }
 
-/* work: scratch of m x batch complex values */
+/* The padded length of the one pass, which costs compute alone: a power
+ * of two up to ONE_PASS_POWER_OF_TWO times the smooth length m. On the
+ * H200 (2^24 points, us) 251 in 512 points ran 176 against 319 in 504
+ * (8x9x7), 809 in 2048 231 against 289 in 1620, 97 in 256 234 against 247
+ * in 196 (1.31x the points); 151 in 512 279 against 275 in 315 (1.63x),
+ * 37 in 128 294 against 175 in 75. */
+#define ONE_PASS_POWER_OF_TWO 1.5
+static size_t
+bluestein_one_pass_length (ClfPlan * plan, size_t m)
+{
+  size_t p2 = 1;
+
+  while (p2 < m)
+    p2 *= 2;
+  return p2 <= ONE_PASS_POWER_OF_TWO * m && fits_local (plan, p2) ? p2 : m;
+}
+
+/* Bluestein in one fft_local pass. The table holds the chirp that
+ * multiplies the input, the filter's spectrum and the chirp that
+ * multiplies the output; the output is conjugated before its chirp, so a
+ * conjugated output takes the chirp conjugated: conj (conj (y) c) =
+ * y conj (c). */
 static ClfStatus
-add_bluestein_fused (ClfPlan * plan, const Axis * ax, size_t m,
-    const float *chirp, const float *filter, int work, ClfError * err)
+add_bluestein_one_pass (ClfPlan * plan, const Axis * ax, size_t m,
+    const float *chirp, const float *filter, ClfError * err)
 {
   size_t n = ax->n;
-  float *both = malloc (2 * (n + m) * sizeof (float));
-  float *out_chirp = malloc (2 * n * sizeof (float));
+  float *table = malloc (2 * (2 * n + m) * sizeof (float));
+  float *out_chirp = table + 2 * (n + m);
   int conj_out = (ax->flags & CONJ_OUT) != 0;
-  cl_mem fwd_table = NULL, inv_table = NULL;
-  Axis fwd = *ax, inv = *ax;
+  Axis one = *ax;
   ClfStatus st;
 
-  if (!both || !out_chirp) {
-    free (both);
-    free (out_chirp);
+  if (!table)
     return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
-  }
-  /* the forward pass's chirp, then the filter; the inverse pass conjugates
-   * its result before the chirp, so a conjugated output takes the chirp
-   * conjugated: conj (conj (y) c) = y conj (c) */
-  memcpy (both, chirp, 2 * n * sizeof (float));
-  memcpy (both + 2 * n, filter, 2 * m * sizeof (float));
+  memcpy (table, chirp, 2 * n * sizeof (float));
+  memcpy (table + 2 * n, filter, 2 * m * sizeof (float));
   for (size_t j = 0; j < n; j++) {
     out_chirp[2 * j] = chirp[2 * j];
     out_chirp[2 * j + 1] = conj_out ? -chirp[2 * j + 1] : chirp[2 * j + 1];
   }
-  st = upload_table (plan, both, 2 * (n + m), &fwd_table, err);
-  if (st == CLF_OK)
-    st = upload_table (plan, out_chirp, 2 * n, &inv_table, err);
-  free (both);
-  free (out_chirp);
+  st = upload_table (plan, table, 2 * (2 * n + m), &one.table, err);
+  free (table);
   if (st != CLF_OK)
     return st;
 
-  fwd.n = m;
-  fwd.out = addr_1level (0, 1, m);
-  fwd.dst = work;
-  fwd.flags = ax->flags & CONJ_IN;
-  fwd.count = ALL_ELEMENTS;
-  fwd.scale = 1.0f;
-  fwd.table = fwd_table;
-  fwd.chirp_n = (cl_uint) n;
-  fwd.table_out = 1;
-  fwd.out_at = (cl_uint) n;
-  st = add_local_pass (plan, &fwd, 0, 0, 0, 1, 1, 1, err);
-  if (st != CLF_OK)
-    return st;
-
-  inv.n = m;
-  inv.in = addr_1level (0, 1, m);
-  inv.src = work;
-  inv.flags = CONJ_IN | (conj_out ? 0 : CONJ_OUT);
-  inv.count = ax->count < n ? ax->count : (cl_uint) n;
-  inv.table = inv_table;
-  inv.chirp_n = 0;
-  inv.table_out = 1;
-  inv.out_at = 0;
-  return add_local_pass (plan, &inv, 0, 0, 0, 1, 1, 1, err);
+  /* input times the chirp, zeros from n on; the forward transform times
+   * the filter, conjugated, into the inverse; the output conjugated
+   * (unless the caller's is), times the chirp */
+  one.n = m;
+  one.flags = (ax->flags & ~CONJ_OUT) | (conj_out ? 0 : CONJ_OUT);
+  one.count = ax->count < n ? ax->count : (cl_uint) n;
+  one.chirp_n = (cl_uint) n;
+  one.filter_at = (cl_uint) n;
+  one.table_out = 1;
+  one.out_at = (cl_uint) (n + m);
+  return add_local_pass (plan, &one, 0, 0, 0, 1, 1, 1, err);
 }
 
 /* Any length: a chirp-z transform through a smooth length m >= 2n-1. */
@@ -2047,29 +2063,40 @@ add_bluestein (ClfPlan * plan, const Axis * ax, ClfError * err)
   Axis fwd, inv;
   Pass *p;
   ClfStatus st;
-  int work;
+  int work, one_pass;
 
   while (m <= lim * lim && !fits_local (plan, m)
       && !clf_four_step_split (m, lim))
     m = clf_next_smooth (m + 1);
+  one_pass = bluestein_one_pass (plan, ax, m);
+  if (one_pass)
+    m = bluestein_one_pass_length (plan, m);
+  /* CLFFT_BLUESTEIN_M=m, another padded length of the one pass (for
+   * tuning) */
+  if (one_pass && getenv ("CLFFT_BLUESTEIN_M")) {
+    size_t want = strtoul (getenv ("CLFFT_BLUESTEIN_M"), NULL, 10);
+    if (want >= 2 * n - 1 && clf_next_smooth (want) == want &&
+        fits_local (plan, want))
+      m = want;
+  }
   if (m > lim * lim)
     return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
         "length %zu is too large for this device", n);
   um = (cl_uint) m;
   if (clf_bluestein_tables (n, m, &chirp, &filter) < 0)
     return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
+  if (one_pass) {
+    describe_append (plan, " bluestein(%zu->%zu,one pass)", n, m);
+    st = add_bluestein_one_pass (plan, ax, m, chirp, filter, err);
+    free (chirp);
+    free (filter);
+    return st;
+  }
   work = new_scratch (plan, m * ax->batch * sizeof (cl_float2), err);
   if (work < 0) {
     free (chirp);
     free (filter);
     return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
-  }
-  if (bluestein_fuses (plan, ax, m)) {
-    describe_append (plan, " bluestein(%zu->%zu,fused)", n, m);
-    st = add_bluestein_fused (plan, ax, m, chirp, filter, work, err);
-    free (chirp);
-    free (filter);
-    return st;
   }
   describe_append (plan, " bluestein(%zu->%zu)", n, m);
   st = upload_table (plan, chirp, 2 * n, &chirp_mem, err);

@@ -541,32 +541,39 @@ test_eight_values (void)
   unsetenv ("CLFFT_THREAD_VALUES");
 }
 
-/* Bluestein in two fused fft_local passes (CLFFT_BLUESTEIN_FUSED=1, GPU
- * programs): forward, inverse and R2C (which keeps the five passes),
- * batches, a prime axis of columns, a padded layout, in place */
+/* Bluestein in one fft_local pass (GPU programs): forward, inverse and
+ * R2C, batches, a prime axis of columns, a padded layout, in place, the
+ * padded transform in powers of two and in others (37: 75 points) */
 static void
-test_bluestein_fused (void)
+test_bluestein_one_pass (void)
 {
   static const size_t sizes[] = { 37, 61, 127, 509 };
+  const char *what = "bluestein one pass";
+  char name[96];
   ClfPlanDesc d;
 
-  setenv ("CLFFT_BLUESTEIN_FUSED", "1", 1);
   use_gpu_programs (1, 1);
-  check_plan_uses (127, 0, "bluestein(127->256,fused)");
-  check_lengths ("bluestein fused", sizes, sizeof (sizes) / sizeof (sizes[0]));
-  check_err ("bluestein fused batch 64", 127, 1, run_simple (CLF_C2C,
-          CLF_INVERSE, 127, 0, 64));
-  check_err ("bluestein fused columns", 16, 37, run_simple (CLF_C2C,
-          CLF_INVERSE, 16, 37, 2));
+  check_plan_uses (37, 0, "bluestein(37->75,one pass)");
+  check_plan_uses (61, 0, "bluestein(61->128,one pass)");
+  check_lengths (what, sizes, sizeof (sizes) / sizeof (sizes[0]));
+  snprintf (name, sizeof (name), "%s batch 64", what);
+  check_err (name, 127, 1, run_simple (CLF_C2C, CLF_INVERSE, 127, 0, 64));
+  snprintf (name, sizeof (name), "%s columns", what);
+  check_err (name, 16, 37, run_simple (CLF_C2C, CLF_INVERSE, 16, 37, 2));
+  snprintf (name, sizeof (name), "%s padded", what);
   padded_layout (&d, 61, 3, 4, 64, 5, 63, 2);
-  check_err ("bluestein fused padded", 61, 3, run_case (&d, 0, 0));
+  check_err (name, 61, 3, run_case (&d, 0, 0));
+  snprintf (name, sizeof (name), "%s in place", what);
   clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 127, 0, 3);
-  check_err ("bluestein fused in place", 127, 1, run_case (&d, 0, 1));
+  check_err (name, 127, 1, run_case (&d, 0, 1));
   use_gpu_programs (1, 0);
-  check_err ("bluestein fused, local loads", 127, 1, run_simple (CLF_C2C,
-          CLF_FORWARD, 127, 0, 5));
+  snprintf (name, sizeof (name), "%s, local loads", what);
+  check_err (name, 127, 1, run_simple (CLF_C2C, CLF_FORWARD, 127, 0, 5));
+  /* a half spectrum in, expanded first, then real output */
+  use_gpu_programs (1, 1);
+  check_err ("bluestein c2r", 127, 1, run_simple (CLF_C2R, CLF_INVERSE, 127,
+          0, 2));
   use_gpu_programs (0, 1);
-  unsetenv ("CLFFT_BLUESTEIN_FUSED");
 }
 
 /* fft_local reading and writing a group of short transforms as one span,
@@ -708,6 +715,17 @@ test_work_group_cap (void)
   check_err ("capped 8 values", 512, 1, run_simple (CLF_C2C, CLF_FORWARD,
           512, 0, 3));
   unsetenv ("CLFFT_THREAD_VALUES");
+  /* Bluestein's one pass: 509 in 1024 points (on GPUs 64 threads
+   * planned: 32 values on 32), 499 in 1000 (as 1000: the generic
+   * program) */
+  check_err ("capped bluestein", 509, 1, run_simple (CLF_C2C, CLF_INVERSE,
+          509, 0, 3));
+  setenv ("CLFFT_BLUESTEIN_M", "1000", 1);
+  check_plan_uses (499, 0, "bluestein(499->1000,one pass) local(1000:");
+  check_plan_uses (499, 0, "generic)");
+  check_err ("capped bluestein generic", 499, 1, run_simple (CLF_C2C,
+          CLF_FORWARD, 499, 0, 3));
+  unsetenv ("CLFFT_BLUESTEIN_M");
   clf_debug_cap_work_group (0);
   use_gpu_programs (0, 0);
 }
@@ -1289,7 +1307,7 @@ main (int argc, char **argv)
   harness_run ("specialised fft_local", test_specialized_local);
   harness_run ("fft_local block I/O", test_block_io);
   harness_run ("fft_local 8 values", test_eight_values);
-  harness_run ("Bluestein in two fused passes", test_bluestein_fused);
+  harness_run ("Bluestein in one pass", test_bluestein_one_pass);
   harness_run ("fft_local planar exchange", test_planar_exchange);
   harness_run ("four-step twiddle on either pass", test_four_step_twiddles);
   harness_run ("work-groups smaller than planned", test_work_group_cap);

@@ -706,17 +706,20 @@ clf_tw_power (__global const float2 * tw, uint origin, uint stride, uint r)
  * in ocl/clf-plan.c): through a loop over every radix it ran slower than
  * two passes and took up to a minute to build. */
 #define PLANAR_STEP(R, B, STEP) STAGE_EACH_B (R, B, PLANAR_OP_##STEP)
+/* the inputs of a stage of radix R from the outputs of one of radix RP */
+#define PLANAR_GET(R, B, RP, BP)                                         \
+  PLANAR_STEP (R, B, GET_X)                                             \
+  barrier (CLK_LOCAL_MEM_FENCE);                                        \
+  PLANAR_STEP (RP, BP, PUT_PREV_Y)                                      \
+  barrier (CLK_LOCAL_MEM_FENCE);                                        \
+  PLANAR_STEP (R, B, GET_Y)                                             \
+  barrier (CLK_LOCAL_MEM_FENCE);
 #define PLANAR_STAGE_OF_(R, B, RP, BP)                                  \
   {                                                                     \
     if (s == 0) {                                                       \
       PLANAR_STEP (R, B, LOAD0)                                         \
     } else {                                                            \
-      PLANAR_STEP (R, B, GET_X)                                         \
-      barrier (CLK_LOCAL_MEM_FENCE);                                    \
-      PLANAR_STEP (RP, BP, PUT_PREV_Y)                                  \
-      barrier (CLK_LOCAL_MEM_FENCE);                                    \
-      PLANAR_STEP (R, B, GET_Y)                                         \
-      barrier (CLK_LOCAL_MEM_FENCE);                                    \
+      PLANAR_GET (R, B, RP, BP)                                         \
       PLANAR_STEP (R, B, TWIDDLE)                                       \
     }                                                                   \
     PLANAR_STEP (R, B, DFT)                                             \
@@ -805,6 +808,53 @@ clf_tw_power (__global const float2 * tw, uint origin, uint stride, uint r)
   }
 #elif defined (CLF_PLANAR_EXCHANGE)
 #error "the planar exchange is built for one length only (CLF_FIXED, CLF_R0, ...)"
+#endif
+
+/* Bluestein's one pass through the planar exchange (CLF_BLUESTEIN_FILTER,
+ * whose padded length needs it): the forward transform's last stage puts
+ * its outputs out like any other (the stages run with nstages one
+ * higher), and the inverse transform's first stage gets them like any
+ * other, from a last stage of radix CLF_RL (CLF_BL butterflies), then
+ * takes the filter and the conjugation instead of twiddles. */
+#define PLANAR_OP_FILTER(R, w, j)                                        \
+  for (uint r = 0; r < R; r++)                                          \
+    w[r] = conj2 (cmul (w[r],                                           \
+            post_tw[CLF_BLUESTEIN_FILTER + (j) + r * (N / R)]));
+#define PLANAR_BLUESTEIN_TURN_(R, B, RL, BL)                             \
+  {                                                                     \
+    Ns = 1;                                                             \
+    to = 0;                                                             \
+    PLANAR_GET (R, B, RL, BL)                                           \
+    PLANAR_STEP (R, B, FILTER)                                          \
+    PLANAR_STEP (R, B, DFT)                                             \
+    PLANAR_STEP (R, B, PUT_X)                                           \
+    barrier (CLK_LOCAL_MEM_FENCE);                                      \
+    Nsp = Ns;                                                           \
+    to += ((R) - 1) * Ns;                                               \
+    Ns *= (R);                                                          \
+    s = 1;                                                              \
+  }
+#define PLANAR_BLUESTEIN_TURN(R, B, RL, BL) \
+  PLANAR_BLUESTEIN_TURN_ (R, B, RL, BL)
+#if defined (CLF_PLANAR_EXCHANGE) && defined (CLF_BLUESTEIN_FILTER)
+#ifndef CLF_R1
+#error "Bluestein's planar pass needs two stages or more"
+#endif
+#define CLF_RUN_BLUESTEIN_PLANAR()                                       \
+  {                                                                     \
+    uint Ns = 1, Nsp = 1, s = 0, to = 0;                                \
+    float2 v[32];                                                       \
+    {                                                                   \
+      const uint nstages = CLF_NSTAGES + 1;                             \
+      CLF_PSTAGE_0 CLF_PSTAGE_1 CLF_PSTAGE_2 CLF_PSTAGE_3               \
+      CLF_PSTAGE_4 CLF_PSTAGE_5 CLF_PSTAGE_6 CLF_PSTAGE_7               \
+      CLF_PSTAGE_8 CLF_PSTAGE_9 CLF_PSTAGE_10 CLF_PSTAGE_11             \
+    }                                                                   \
+    PLANAR_BLUESTEIN_TURN (CLF_R0, CLF_B0, CLF_RL, CLF_BL)              \
+    CLF_PSTAGE_1 CLF_PSTAGE_2 CLF_PSTAGE_3                              \
+    CLF_PSTAGE_4 CLF_PSTAGE_5 CLF_PSTAGE_6 CLF_PSTAGE_7                 \
+    CLF_PSTAGE_8 CLF_PSTAGE_9 CLF_PSTAGE_10 CLF_PSTAGE_11               \
+  }
 #endif
 
 /* Element j of the input of transform b as complex. */
@@ -1076,7 +1126,11 @@ fft_local (__global const float2 * src, __global float2 * dst,
 #ifdef CLF_PLANAR_EXCHANGE
   {
     __local float *xs = (__local float *) buf + g * LS;
+#ifdef CLF_BLUESTEIN_FILTER
+    CLF_RUN_BLUESTEIN_PLANAR ();
+#else
     CLF_RUN_STAGES_PLANAR ();
+#endif
   }
 #else
   if (block_io) {

@@ -1245,6 +1245,12 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
         len += snprintf (fixed + len, sizeof (fixed) - len,
             " -DCLF_R%d=%u -DCLF_B%d=%zu", i, lk->radices[i], i,
             stage_butterflies (n, lk->radices[i], T));
+      /* Bluestein's planar pass turns from the last stage to the first */
+      if ((flags & PLANAR) && (flags & BLUESTEIN_PASS) && ns > 0 &&
+          len < (int) sizeof (fixed))
+        len += snprintf (fixed + len, sizeof (fixed) - len,
+            " -DCLF_RL=%u -DCLF_BL=%zu", lk->radices[ns - 1],
+            stage_butterflies (n, lk->radices[ns - 1], T));
       kernel = clf_context_create_kernel_full (ctx, "fft", fixed, name, err);
       if (!kernel)
         return err ? err->code : CLF_ERROR_BUILD;
@@ -1973,64 +1979,89 @@ add_helper_pass (ClfPlan * plan, const char *name, const char *exact,
 
 /* Bluestein in one fft_local pass where the padded transform fits one
  * work-group of a program built for one length (a half spectrum comes in
- * expanded, add_axis): the forward transform of the chirped input stays in local memory
- * for the inverse one, and global memory sees the n inputs and n outputs
- * alone. On the H200 (2^24 points, us) 127 ran 183 against 1117 in the
- * five passes and 221 in two fft_local passes (the filter in the forward
- * pass's stores, the padded transform through global memory between
- * them), 1021 191 against 1080 and 242. CLFFT_BLUESTEIN=five keeps the
+ * expanded, add_axis): the forward transform of the chirped input stays in
+ * local memory for the inverse one, and global memory sees the n inputs
+ * and n outputs alone. On the H200 (2^24 points, us) 127 ran 183 against
+ * 1117 in the five passes and 221 in two fft_local passes (the filter in
+ * the forward pass's stores, the padded transform through global memory
+ * between them), 1021 191 against 1080 and 242. Padded lengths whose
+ * float2 values do not fit local memory take the planar exchange
+ * (BLUESTEIN_PLANAR), rows in and out. CLFFT_BLUESTEIN=five keeps the
  * five passes (for comparing). */
-static int
-bluestein_one_pass (ClfPlan * plan, const Axis * ax, size_t m)
+typedef enum
+{
+  BLUESTEIN_FIVE,
+  BLUESTEIN_LOCAL,
+  BLUESTEIN_PLANAR
+} BluesteinForm;
+
+static BluesteinForm
+bluestein_one_pass_form (ClfPlan * plan, const Axis * ax, size_t m)
 {
   const char *env = getenv ("CLFFT_BLUESTEIN");
+  Axis padded = *ax;
 
-  return !clf_plan_cpu_enabled (plan->ctx) && specialize (plan->ctx) &&
-      fits_local (plan, m) && !(ax->flags & IN_HERMITIAN) &&
-      !(env && strcmp (env, "five") == 0);
+  if (clf_plan_cpu_enabled (plan->ctx) || !specialize (plan->ctx) ||
+      (ax->flags & IN_HERMITIAN) || (env && strcmp (env, "five") == 0))
+    return BLUESTEIN_FIVE;
+  padded.n = m;
+  /* (CLFFT_PLANAR=1 takes the planar form where the other fits too) */
+  if (fits_planar (plan, &padded))
+    return BLUESTEIN_PLANAR;
+  return fits_local (plan, m) ? BLUESTEIN_LOCAL : BLUESTEIN_FIVE;
 }
 
 /* The padded length of the one pass, which costs compute alone: a power
- * of two up to ONE_PASS_POWER_OF_TWO times the smooth length m. On the
- * H200 (2^24 points, us) 251 in 512 points ran 176 against 319 in 504
- * (8x9x7), 809 in 2048 231 against 289 in 1620, 97 in 256 234 against 247
- * in 196 (1.31x the points); 151 in 512 279 against 275 in 315 (1.63x),
- * 37 in 128 294 against 175 in 75. */
+ * of two up to ONE_PASS_POWER_OF_TWO times the smooth length m, where the
+ * same form takes it. On the H200 (2^24 points, us) 251 in 512 points ran
+ * 176 against 319 in 504 (8x9x7), 809 in 2048 231 against 289 in 1620, 97
+ * in 256 234 against 247 in 196 (1.31x the points); 151 in 512 279 against
+ * 275 in 315 (1.63x), 37 in 128 294 against 175 in 75. */
 #define ONE_PASS_POWER_OF_TWO 1.5
 static size_t
-bluestein_one_pass_length (ClfPlan * plan, size_t m)
+bluestein_one_pass_length (ClfPlan * plan, const Axis * ax, size_t m,
+    BluesteinForm form)
 {
   size_t p2 = 1;
 
   while (p2 < m)
     p2 *= 2;
-  return p2 <= ONE_PASS_POWER_OF_TWO * m && fits_local (plan, p2) ? p2 : m;
+  return p2 <= ONE_PASS_POWER_OF_TWO * m &&
+      bluestein_one_pass_form (plan, ax, p2) == form ? p2 : m;
 }
 
-/* Bluestein in one fft_local pass. The table holds the chirp that
- * multiplies the input, the filter's spectrum and the chirp that
- * multiplies the output; the output is conjugated before its chirp, so a
- * conjugated output takes the chirp conjugated: conj (conj (y) c) =
- * y conj (c). */
+/* Bluestein in one fft_local pass of padded length m. The table holds
+ * the chirp that multiplies the input, the filter's spectrum and the
+ * chirp that multiplies the output; the output is conjugated before its
+ * chirp, so a conjugated output takes the chirp conjugated: conj (conj
+ * (y) c) = y conj (c). */
 static ClfStatus
 add_bluestein_one_pass (ClfPlan * plan, const Axis * ax, size_t m,
-    const float *chirp, const float *filter, ClfError * err)
+    BluesteinForm form, ClfError * err)
 {
   size_t n = ax->n;
-  float *table = malloc (2 * (2 * n + m) * sizeof (float));
-  float *out_chirp = table + 2 * (n + m);
+  float *chirp = NULL, *filter = NULL, *table, *out_chirp;
   int conj_out = (ax->flags & CONJ_OUT) != 0;
   Axis one = *ax;
   ClfStatus st;
 
-  if (!table)
+  if (clf_bluestein_tables (n, m, &chirp, &filter) < 0)
     return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
+  table = malloc (2 * (2 * n + m) * sizeof (float));
+  if (!table) {
+    free (chirp);
+    free (filter);
+    return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
+  }
+  out_chirp = table + 2 * (n + m);
   memcpy (table, chirp, 2 * n * sizeof (float));
   memcpy (table + 2 * n, filter, 2 * m * sizeof (float));
   for (size_t j = 0; j < n; j++) {
     out_chirp[2 * j] = chirp[2 * j];
     out_chirp[2 * j + 1] = conj_out ? -chirp[2 * j + 1] : chirp[2 * j + 1];
   }
+  free (chirp);
+  free (filter);
   st = upload_table (plan, table, 2 * (2 * n + m), &one.table, err);
   free (table);
   if (st != CLF_OK)
@@ -2046,7 +2077,8 @@ add_bluestein_one_pass (ClfPlan * plan, const Axis * ax, size_t m,
   one.filter_at = (cl_uint) n;
   one.table_out = 1;
   one.out_at = (cl_uint) (n + m);
-  return add_local_pass (plan, &one, 0, 0, 0, 1, 1, 1, err);
+  return add_local_pass (plan, &one, form == BLUESTEIN_PLANAR ? PLANAR : 0,
+      0, 0, 1, 1, 1, err);
 }
 
 /* Any length: a chirp-z transform through a smooth length m >= 2n-1. */
@@ -2063,21 +2095,31 @@ add_bluestein (ClfPlan * plan, const Axis * ax, ClfError * err)
   Axis fwd, inv;
   Pass *p;
   ClfStatus st;
-  int work, one_pass;
+  BluesteinForm form;
+  int work;
 
   while (m <= lim * lim && !fits_local (plan, m)
       && !clf_four_step_split (m, lim))
     m = clf_next_smooth (m + 1);
-  one_pass = bluestein_one_pass (plan, ax, m);
-  if (one_pass)
-    m = bluestein_one_pass_length (plan, m);
-  /* CLFFT_BLUESTEIN_M=m, another padded length of the one pass (for
-   * tuning) */
-  if (one_pass && getenv ("CLFFT_BLUESTEIN_M")) {
-    size_t want = strtoul (getenv ("CLFFT_BLUESTEIN_M"), NULL, 10);
-    if (want >= 2 * n - 1 && clf_next_smooth (want) == want &&
-        fits_local (plan, want))
-      m = want;
+  form = bluestein_one_pass_form (plan, ax, m);
+  if (form != BLUESTEIN_FIVE) {
+    size_t m1 = bluestein_one_pass_length (plan, ax, m, form);
+    size_t described = strlen (plan->description);
+    /* CLFFT_BLUESTEIN_M=m, another padded length of the one pass (for
+     * tuning) */
+    if (getenv ("CLFFT_BLUESTEIN_M")) {
+      size_t want = strtoul (getenv ("CLFFT_BLUESTEIN_M"), NULL, 10);
+      if (want >= 2 * n - 1 && clf_next_smooth (want) == want &&
+          bluestein_one_pass_form (plan, ax, want) == form)
+        m1 = want;
+    }
+    describe_append (plan, " bluestein(%zu->%zu,one pass)", n, m1);
+    st = add_bluestein_one_pass (plan, ax, m1, form, err);
+    /* the device allows the planar program too few threads: five passes */
+    if (st != CLF_ERROR_UNSUPPORTED)
+      return st;
+    clear_error (err);
+    plan->description[described] = '\0';
   }
   if (m > lim * lim)
     return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
@@ -2085,13 +2127,6 @@ add_bluestein (ClfPlan * plan, const Axis * ax, ClfError * err)
   um = (cl_uint) m;
   if (clf_bluestein_tables (n, m, &chirp, &filter) < 0)
     return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
-  if (one_pass) {
-    describe_append (plan, " bluestein(%zu->%zu,one pass)", n, m);
-    st = add_bluestein_one_pass (plan, ax, m, chirp, filter, err);
-    free (chirp);
-    free (filter);
-    return st;
-  }
   work = new_scratch (plan, m * ax->batch * sizeof (cl_float2), err);
   if (work < 0) {
     free (chirp);

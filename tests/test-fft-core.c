@@ -543,7 +543,8 @@ test_eight_values (void)
 
 /* Bluestein in one fft_local pass (GPU programs): forward, inverse and
  * R2C, batches, a prime axis of columns, a padded layout, in place, the
- * padded transform in powers of two and in others (37: 75 points) */
+ * padded transform in powers of two and in others (37: 75 points), in
+ * local memory and through the planar exchange */
 static void
 test_bluestein_one_pass (void)
 {
@@ -573,6 +574,19 @@ test_bluestein_one_pass (void)
   use_gpu_programs (1, 1);
   check_err ("bluestein c2r", 127, 1, run_simple (CLF_C2R, CLF_INVERSE, 127,
           0, 2));
+  /* through the planar exchange, as GPUs run padded lengths past 4096
+   * points (CLFFT_PLANAR=1: wherever rows fit it) */
+  setenv ("CLFFT_PLANAR", "1", 1);
+  check_plan_uses (127, 0, "bluestein(127->256,one pass) local(256:");
+  check_plan_uses (127, 0, ",planar)");
+  check_lengths ("bluestein planar", sizes, 3);
+  check_err ("bluestein planar c2r", 61, 1, run_simple (CLF_C2R,
+          CLF_INVERSE, 61, 0, 3));
+  check_err ("bluestein planar batch 33", 127, 1, run_simple (CLF_C2C,
+          CLF_FORWARD, 127, 0, 33));
+  check_err ("bluestein planar 8192", 3001, 1, run_simple (CLF_C2C,
+          CLF_INVERSE, 3001, 0, 2));
+  unsetenv ("CLFFT_PLANAR");
   use_gpu_programs (0, 1);
 }
 

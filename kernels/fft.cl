@@ -810,7 +810,16 @@ clf_tw_power (__global const float2 * tw, uint origin, uint stride, uint r)
 #error "the planar exchange is built for one length only (CLF_FIXED, CLF_R0, ...)"
 #endif
 
-/* Bluestein's one pass through the planar exchange (CLF_BLUESTEIN_FILTER,
+/* Bluestein's one pass: post_tw holds the chirp that multiplies the
+ * input (CLF_BLUESTEIN_N entries, the length of the transform the pass
+ * stands for), the chirp that multiplies the output (as many), then the
+ * filter's spectrum (N entries, the padded length) */
+#ifdef CLF_BLUESTEIN_N
+#define CLF_BLUESTEIN_OUT CLF_BLUESTEIN_N
+#define CLF_BLUESTEIN_FILTER (2 * CLF_BLUESTEIN_N)
+#endif
+
+/* Bluestein's one pass through the planar exchange (CLF_BLUESTEIN_N,
  * whose padded length needs it): the forward transform's last stage puts
  * its outputs out like any other (the stages run with nstages one
  * higher), and the inverse transform's first stage gets them like any
@@ -836,7 +845,7 @@ clf_tw_power (__global const float2 * tw, uint origin, uint stride, uint r)
   }
 #define PLANAR_BLUESTEIN_TURN(R, B, RL, BL) \
   PLANAR_BLUESTEIN_TURN_ (R, B, RL, BL)
-#if defined (CLF_PLANAR_EXCHANGE) && defined (CLF_BLUESTEIN_FILTER)
+#if defined (CLF_PLANAR_EXCHANGE) && defined (CLF_BLUESTEIN_N)
 #ifndef CLF_R1
 #error "Bluestein's planar pass needs two stages or more"
 #endif
@@ -920,10 +929,10 @@ clf_load_twiddled (__global const float2 * src, __global const float *srcr,
     clf_addr a, uint flags, uint N, uint base, uint j, uint d,
     __global const float2 * post_tw, uint post_shift, uint n2, int split)
 {
-#ifdef CLF_CHIRP_N
+#ifdef CLF_BLUESTEIN_N
   /* Bluestein's one pass: the input times the chirp (post_tw), zeros
-   * from CLF_CHIRP_N on, which are not read */
-  if (j + d >= CLF_CHIRP_N)
+   * from CLF_BLUESTEIN_N on, which are not read */
+  if (j + d >= CLF_BLUESTEIN_N)
     return (float2) (0.0f, 0.0f);
   return cmul (clf_load (src, srcr, a, flags, N, base, j + d),
       post_tw[j + d]);
@@ -953,10 +962,9 @@ clf_store (__global float2 * dst, __global float *dstr, uint flags,
             d, split));
   if (flags & CLF_CONJ_OUT)
     val = conj2 (val);
-#ifdef CLF_TABLE_OUT
-  /* Bluestein's one pass: the chirp, from entry CLF_TABLE_OUT of
-   * post_tw */
-  val = cmul (val, post_tw[CLF_TABLE_OUT + i]);
+#ifdef CLF_BLUESTEIN_N
+  /* Bluestein's one pass: the output's chirp (CLF_BLUESTEIN_OUT) */
+  val = cmul (val, post_tw[CLF_BLUESTEIN_OUT + i]);
 #endif
   val *= scale;
   if (flags & CLF_OUT_REAL)
@@ -967,8 +975,9 @@ clf_store (__global float2 * dst, __global float *dstr, uint flags,
 
 #if !defined (CLF_HELPERS_ONLY) && !defined (CLF_LINE_PASS)
 /* fft_local's first stage reads its input, the last writes its output */
-#define CLF_DIRECT_LOAD(j, d) clf_load_twiddled (src, srcr, in, flags, N, \
+#define CLF_GLOBAL_LOAD(j, d) clf_load_twiddled (src, srcr, in, flags, N, \
     in_base, j, d, post_tw, post_shift, n2, !bfast)
+#define CLF_DIRECT_LOAD(j, d) CLF_GLOBAL_LOAD (j, d)
 #define CLF_DIRECT_STORE(j, d, val) clf_store (dst, dstr, flags,         \
     out_base, out.s1, j, d, first_out, store_step, count, val, scale,     \
     post_tw, post_shift, n2, !bfast)
@@ -1126,7 +1135,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
 #ifdef CLF_PLANAR_EXCHANGE
   {
     __local float *xs = (__local float *) buf + g * LS;
-#ifdef CLF_BLUESTEIN_FILTER
+#ifdef CLF_BLUESTEIN_N
     CLF_RUN_BLUESTEIN_PLANAR ();
 #else
     CLF_RUN_STAGES_PLANAR ();
@@ -1153,12 +1162,12 @@ fft_local (__global const float2 * src, __global float2 * dst,
     barrier (CLK_LOCAL_MEM_FENCE);
   }
 
-#ifdef CLF_BLUESTEIN_FILTER
+#ifdef CLF_BLUESTEIN_N
   /* Bluestein in one pass: the forward transform of the chirped input
    * stays in local memory; the inverse one reads it times the filter
    * (from entry CLF_BLUESTEIN_FILTER of post_tw), conjugated, and its
-   * output goes out as any other, times the chirp (CLF_TABLE_OUT). Global
-   * memory sees the n inputs and n outputs alone. */
+   * output goes out as any other, times the chirp (CLF_BLUESTEIN_OUT).
+   * Global memory sees the n inputs and n outputs alone. */
   {
     const int direct_store = 0;
     CLF_RUN_STAGES ();
@@ -1170,8 +1179,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
         post_tw[CLF_BLUESTEIN_FILTER + (j) + (d)]))
     CLF_RUN_STAGES ();
 #undef CLF_DIRECT_LOAD
-#define CLF_DIRECT_LOAD(j, d) clf_load_twiddled (src, srcr, in, flags, N, \
-    in_base, j, d, post_tw, post_shift, n2, !bfast)
+#define CLF_DIRECT_LOAD(j, d) CLF_GLOBAL_LOAD (j, d)
   }
 #else
   CLF_RUN_STAGES ();
@@ -1202,6 +1210,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
   }
 #endif /* CLF_PLANAR_EXCHANGE */
 }
+#undef CLF_GLOBAL_LOAD
 #undef CLF_DIRECT_LOAD
 #undef CLF_DIRECT_STORE
 #endif /* fft_local */

@@ -50,14 +50,11 @@ typedef struct
    * extent (0: n), which only CPU passes honour themselves */
   cl_uint in_extent, out_extent;
   cl_mem multiplier;
-  /* Bluestein's one pass (fft_local, add_bluestein_one_pass): table's
-   * entries multiply the input, zero from chirp_n on; the forward
-   * transform's output, conjugated, times the entries from filter_at on,
-   * goes to an inverse one in the same pass, whose outputs after their
-   * conjugation take the entries from out_at on (where table_out) */
+  /* Bluestein's one pass (fft_local, add_bluestein_one_pass; 0: not
+   * one): the length of the transform it stands for, and its table (the
+   * two chirps and the filter, kernels/fft.cl's CLF_BLUESTEIN_N) */
+  cl_uint bluestein_n;
   cl_mem table;
-  cl_uint chirp_n, out_at, filter_at;
-  int table_out;
 } Axis;
 
 static inline cl_uint8

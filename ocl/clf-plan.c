@@ -1420,7 +1420,7 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
 
   if (load_bfast)
     flags |= LOAD_BFAST;
-  if (ax->filter_at)
+  if (ax->bluestein_n)
     flags |= BLUESTEIN_PASS;
   if (ax->out.stride != 1 && ax->out.d0 == 1)
     flags |= STORE_BFAST;
@@ -1428,7 +1428,7 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
     flags |= POST_TWIDDLE;
   /* (Bluestein's one pass keeps its transform in local memory between
    * the two; the planar exchange keeps it in registers) */
-  if (planar_columns_pay (plan->ctx, ax->n, flags) && !ax->filter_at)
+  if (planar_columns_pay (plan->ctx, ax->n, flags) && !ax->bluestein_n)
     flags |= PLANAR;
   /* contiguous transforms may be read and written as one span */
   if (!load_bfast && !(flags & STORE_BFAST) && ax->in.stride == 1 &&
@@ -1437,20 +1437,13 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
 
   layout = layout_defines (plan->ctx, ax, post_n, post_div, post_mod,
       store_mod, layout_buf, sizeof (layout_buf));
-  if (ax->table) {
+  if (ax->bluestein_n) {
     /* Bluestein's one pass (add_bluestein_one_pass) */
     size_t len = strlen (layout);
     if (layout != layout_buf)
       memcpy (layout_buf, layout, len + 1);
-    if (ax->chirp_n)
-      len += snprintf (layout_buf + len, sizeof (layout_buf) - len,
-          "-DCLF_CHIRP_N=%uu ", ax->chirp_n);
-    if (ax->table_out)
-      len += snprintf (layout_buf + len, sizeof (layout_buf) - len,
-          "-DCLF_TABLE_OUT=%uu ", ax->out_at);
-    if (ax->filter_at)
-      snprintf (layout_buf + len, sizeof (layout_buf) - len,
-          "-DCLF_BLUESTEIN_FILTER=%uu ", ax->filter_at);
+    snprintf (layout_buf + len, sizeof (layout_buf) - len,
+        "-DCLF_BLUESTEIN_N=%uu ", ax->bluestein_n);
     layout = layout_buf;
   }
   st = clf_local_kernel_new (plan->ctx, ax->n, ax->batch, flags, pad, layout,
@@ -1501,7 +1494,7 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
       return st;
     post_shift = shift;
   }
-  if (ax->table)
+  if (ax->bluestein_n)
     post_tw = ax->table;
 
   params = (cl_uint8) { {(cl_uint) ax->n, (cl_uint) ns, (cl_uint) T,
@@ -2031,8 +2024,8 @@ bluestein_one_pass_length (ClfPlan * plan, const Axis * ax, size_t m,
 }
 
 /* Bluestein in one fft_local pass of padded length m. The table holds
- * the chirp that multiplies the input, the filter's spectrum and the
- * chirp that multiplies the output; the output is conjugated before its
+ * the chirp that multiplies the input, the chirp that multiplies the
+ * output and the filter's spectrum; the output is conjugated before its
  * chirp, so a conjugated output takes the chirp conjugated: conj (conj
  * (y) c) = y conj (c). */
 static ClfStatus
@@ -2053,9 +2046,9 @@ add_bluestein_one_pass (ClfPlan * plan, const Axis * ax, size_t m,
     free (filter);
     return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "host memory");
   }
-  out_chirp = table + 2 * (n + m);
+  out_chirp = table + 2 * n;
   memcpy (table, chirp, 2 * n * sizeof (float));
-  memcpy (table + 2 * n, filter, 2 * m * sizeof (float));
+  memcpy (table + 4 * n, filter, 2 * m * sizeof (float));
   for (size_t j = 0; j < n; j++) {
     out_chirp[2 * j] = chirp[2 * j];
     out_chirp[2 * j + 1] = conj_out ? -chirp[2 * j + 1] : chirp[2 * j + 1];
@@ -2073,10 +2066,7 @@ add_bluestein_one_pass (ClfPlan * plan, const Axis * ax, size_t m,
   one.n = m;
   one.flags = (ax->flags & ~CONJ_OUT) | (conj_out ? 0 : CONJ_OUT);
   one.count = ax->count < n ? ax->count : (cl_uint) n;
-  one.chirp_n = (cl_uint) n;
-  one.filter_at = (cl_uint) n;
-  one.table_out = 1;
-  one.out_at = (cl_uint) (n + m);
+  one.bluestein_n = (cl_uint) n;
   return add_local_pass (plan, &one, form == BLUESTEIN_PLANAR ? PLANAR : 0,
       0, 0, 1, 1, 1, err);
 }
@@ -2107,8 +2097,9 @@ add_bluestein (ClfPlan * plan, const Axis * ax, ClfError * err)
     size_t described = strlen (plan->description);
     /* CLFFT_BLUESTEIN_M=m, another padded length of the one pass (for
      * tuning) */
-    if (getenv ("CLFFT_BLUESTEIN_M")) {
-      size_t want = strtoul (getenv ("CLFFT_BLUESTEIN_M"), NULL, 10);
+    const char *want_env = getenv ("CLFFT_BLUESTEIN_M");
+    if (want_env) {
+      size_t want = strtoul (want_env, NULL, 10);
       if (want >= 2 * n - 1 && clf_next_smooth (want) == want &&
           bluestein_one_pass_form (plan, ax, want) == form)
         m1 = want;

@@ -341,6 +341,22 @@ clf_context_describe (ClfContext * ctx)
   return ctx->description;
 }
 
+static size_t local_memory_cap;
+
+void
+clf_debug_cap_local_memory (size_t bytes)
+{
+  local_memory_cap = bytes;
+}
+
+/* The local memory plans count on */
+static size_t
+local_memory (ClfContext * ctx)
+{
+  return local_memory_cap && local_memory_cap < ctx->local_mem ?
+      local_memory_cap : ctx->local_mem;
+}
+
 size_t
 clf_context_local_fft_limit (ClfContext * ctx)
 {
@@ -348,7 +364,7 @@ clf_context_local_fft_limit (ClfContext * ctx)
    * device's local memory, at most 8192: beyond that two passes cost less
    * than huge work-groups */
   size_t lim = 8192;
-  while (lim > 64 && (lim + 1) * sizeof (cl_float2) > ctx->local_mem)
+  while (lim > 64 && (lim + 1) * sizeof (cl_float2) > local_memory (ctx))
     lim /= 2;
   return lim;
 }
@@ -356,7 +372,7 @@ clf_context_local_fft_limit (ClfContext * ctx)
 size_t
 clf_context_local_capacity (ClfContext * ctx)
 {
-  return ctx->local_mem / sizeof (cl_float2);
+  return local_memory (ctx) / sizeof (cl_float2);
 }
 
 int

@@ -194,6 +194,11 @@ void clf_debug_round_work_groups (int on);
  * runs cover the rebuilds a GPU's register limits cause. */
 void clf_debug_cap_work_group (size_t threads);
 
+/* Plan as if the device had at most this many bytes of local memory (0:
+ * what it reports), so CPU test runs, whose local memory is large, take
+ * the forms GPUs choose past their local memory's limits. */
+void clf_debug_cap_local_memory (size_t bytes);
+
 /* The launches a plan enqueues, and a window of them to run alone
  * (count 0: all), for benchmarks that time each pass. The results of a
  * window alone are not the transform's. */

@@ -775,6 +775,20 @@ planar_radices (size_t n, unsigned values, unsigned *radices, int ns)
   return nwide;
 }
 
+/* The stages of Bluestein's one pass in programs of 32 values (padded
+ * lengths past 4096 points, whose two transforms set its speed): the
+ * fewest, with radices up to 32. */
+static int
+bluestein_radices (size_t n, unsigned values, unsigned *radices, int ns)
+{
+  unsigned wide[CLF_MAX_STAGES];
+  int nwide = fewer_stages (n, values, 32, ns, wide);
+
+  if (nwide >= ns)
+    return ns;
+  return even_radices_first (wide, nwide, radices);
+}
+
 /* The stages of fft_local for a length-n pass with values per thread:
  * local_radices, except in programs built for one length (planar ones:
  * planar_radices) where fewer stages, or stages that keep the threads
@@ -800,6 +814,8 @@ fixed_radices (ClfContext * ctx, size_t n, unsigned values, cl_uint flags,
     return planar_radices (n, values, radices, ns);
   if ((k = radices_from_env (n, values, radices)) > 0)
     return k;
+  if ((flags & BLUESTEIN_PASS) && values >= 32)
+    return bluestein_radices (n, values, radices, ns);
   if (values < 16)
     return small_radices (n, values, radices);
   /* 1024 = 16x8x8 with its radix 16 last: on the H200 1024 x65536 ran
@@ -1988,28 +2004,56 @@ typedef enum
   BLUESTEIN_PLANAR
 } BluesteinForm;
 
+/* Whether the one pass holds a padded length m in local memory: where
+ * plain transforms do, and past their limit (4096 points with 48 KiB)
+ * odd lengths of three stages of 32-value programs (bluestein_radices),
+ * whose pass costs little more than 4096 points': on the H200 (2^24
+ * points, us) 2053 in 4375 (25x25x7) ran 269 against 722 in 4116
+ * through the planar exchange and 637 in 8192 (VkFFT 361); even lengths
+ * of three stages ran slower, 4608 (32x12x12) 335, 4320 (32x15x9) 369,
+ * 5120 (32x32x5) 443, and the planar exchange slower again, 4320 658. */
+static int
+bluestein_fits_local (ClfPlan * plan, size_t m)
+{
+  unsigned wide[CLF_MAX_STAGES];
+
+  if (fits_local (plan, m))
+    return 1;
+  return m % 2 && clf_fits_local_memory (plan->ctx, m) &&
+      fewer_stages (m, 32, 32, 4, wide) <= 3;
+}
+
 static BluesteinForm
 bluestein_one_pass_form (ClfPlan * plan, const Axis * ax, size_t m)
 {
   const char *env = getenv ("CLFFT_BLUESTEIN");
+  const char *planar = getenv ("CLFFT_PLANAR");
   Axis padded = *ax;
+  int local;
 
   if (clf_plan_cpu_enabled (plan->ctx) || !specialize (plan->ctx) ||
       (ax->flags & IN_HERMITIAN) || (env && strcmp (env, "five") == 0))
     return BLUESTEIN_FIVE;
   padded.n = m;
+  local = bluestein_fits_local (plan, m);
   /* (CLFFT_PLANAR=1 takes the planar form where the other fits too) */
-  if (fits_planar (plan, &padded))
+  if ((!local || (planar && planar[0] == '1')) &&
+      fits_planar (plan, &padded))
     return BLUESTEIN_PLANAR;
-  return fits_local (plan, m) ? BLUESTEIN_LOCAL : BLUESTEIN_FIVE;
+  return local ? BLUESTEIN_LOCAL : BLUESTEIN_FIVE;
 }
 
-/* The padded length of the one pass, which costs compute alone: a power
- * of two up to ONE_PASS_POWER_OF_TWO times the smooth length m, where the
- * same form takes it. On the H200 (2^24 points, us) 251 in 512 points ran
- * 176 against 319 in 504 (8x9x7), 809 in 2048 231 against 289 in 1620, 97
- * in 256 234 against 247 in 196 (1.31x the points); 151 in 512 279 against
- * 275 in 315 (1.63x), 37 in 128 294 against 175 in 75. */
+/* The padded length of the one pass, which costs compute alone: the
+ * first odd length that local memory holds where the smooth length m
+ * takes the planar exchange (bluestein_fits_local), else a power of two
+ * up to ONE_PASS_POWER_OF_TWO times m where the same form takes it. On
+ * the H200 (2^24 points, us) 251 in 512 points ran 176 against 319 in
+ * 504 (8x9x7), 809 in 2048 231 against 289 in 1620, 97 in 256 234
+ * against 247 in 196 (1.31x the points); 151 in 512 279 against 275 in
+ * 315 (1.63x), 37 in 128 294 against 175 in 75. Odd lengths of few
+ * stages below the limit lost: 97 in 225 (9x5x5) 272, 211 in 441 295 and
+ * in 625 (25x25) 298 against 203 in 512, 1201 in 3375 (15x15x15) 343
+ * against 274 in 2401. */
 #define ONE_PASS_POWER_OF_TWO 1.5
 static size_t
 bluestein_one_pass_length (ClfPlan * plan, const Axis * ax, size_t m,
@@ -2017,6 +2061,12 @@ bluestein_one_pass_length (ClfPlan * plan, const Axis * ax, size_t m,
 {
   size_t p2 = 1;
 
+  if (form == BLUESTEIN_PLANAR)
+    for (size_t odd = m | 1;
+        odd <= clf_context_local_capacity (plan->ctx); odd += 2)
+      if (clf_next_smooth (odd) == odd &&
+          bluestein_one_pass_form (plan, ax, odd) == BLUESTEIN_LOCAL)
+        return odd;
   while (p2 < m)
     p2 *= 2;
   return p2 <= ONE_PASS_POWER_OF_TWO * m &&
@@ -2101,9 +2151,10 @@ add_bluestein (ClfPlan * plan, const Axis * ax, ClfError * err)
     if (want_env) {
       size_t want = strtoul (want_env, NULL, 10);
       if (want >= 2 * n - 1 && clf_next_smooth (want) == want &&
-          bluestein_one_pass_form (plan, ax, want) == form)
+          bluestein_one_pass_form (plan, ax, want) != BLUESTEIN_FIVE)
         m1 = want;
     }
+    form = bluestein_one_pass_form (plan, ax, m1);
     describe_append (plan, " bluestein(%zu->%zu,one pass)", n, m1);
     st = add_bluestein_one_pass (plan, ax, m1, form, err);
     /* the device allows the planar program too few threads: five passes */

@@ -544,7 +544,8 @@ test_eight_values (void)
 /* Bluestein in one fft_local pass (GPU programs): forward, inverse and
  * R2C, batches, a prime axis of columns, a padded layout, in place, the
  * padded transform in powers of two and in others (37: 75 points), in
- * local memory and through the planar exchange */
+ * local memory, through the planar exchange, and in odd lengths past a
+ * GPU's local FFT limit */
 static void
 test_bluestein_one_pass (void)
 {
@@ -587,6 +588,21 @@ test_bluestein_one_pass (void)
   check_err ("bluestein planar 8192", 3001, 1, run_simple (CLF_C2C,
           CLF_INVERSE, 3001, 0, 2));
   unsetenv ("CLFFT_PLANAR");
+  /* with a GPU's 48 KiB of local memory: past 4096 points odd lengths of
+   * three stages in local memory, else the planar exchange */
+  clf_debug_cap_local_memory (48 * 1024);
+  check_plan_uses (2053, 0, "bluestein(2053->4375,one pass) "
+      "local(4375:25x25x7)");
+  check_plan_uses (2729, 0, "bluestein(2729->5625,one pass) local(5625:");
+  check_plan_uses (4093, 0, "bluestein(4093->8192,one pass) local(8192:");
+  check_plan_uses (4093, 0, ",planar)");
+  check_err ("bluestein odd past 4096", 2053, 1, run_simple (CLF_C2C,
+          CLF_FORWARD, 2053, 0, 3));
+  check_err ("bluestein odd past 4096 r2c", 2729, 1, run_simple (CLF_R2C,
+          CLF_FORWARD, 2729, 0, 2));
+  check_err ("bluestein odd past 4096 inverse", 2311, 1,
+      run_simple (CLF_C2C, CLF_INVERSE, 2311, 0, 2));
+  clf_debug_cap_local_memory (0);
   use_gpu_programs (0, 1);
 }
 

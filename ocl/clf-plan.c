@@ -312,8 +312,14 @@ static size_t local_threads (size_t n, const unsigned *radices, int nstages,
  * on the H200 89 us against 94-95 read directly (VkFFT 76), but not
  * for real ones (R2C 72-73 against 67-68), nor from 128 points (98-102
  * against 82-84). Since programs of 8 values a thread run 64 points
- * (eight_values_pay) those read directly again. CLFFT_BLOCK_IO=0/1
- * overrides (for comparing, and to test the form on CPU devices). */
+ * (eight_values_pay) those read directly again. Other lengths of 4
+ * threads or more read directly too: on the H200 (2^24 points, us) 36
+ * ran 93.3 against 98.3 as a block, 44 89.9 against 100.7, 48 94.7
+ * against 97.2, 52 95.0 against 100.3, 56 (8x7, 4 threads instead of 8)
+ * 88.5 against 100.1, 60 97.0 against 102.9, and 40 (8x5, 3 threads
+ * widened to 8) 81.8-84.5 against 94.5 (VkFFT 76.6, 92.9, 79.3, 109.0,
+ * 76.7, 80.6, 78-79). CLFFT_BLOCK_IO=0/1 overrides (for comparing, and to
+ * test the form on CPU devices). */
 #define SHORT_BLOCK_THREADS 8
 
 static int
@@ -323,8 +329,8 @@ block_io_pays (ClfContext * ctx, size_t n, size_t T, unsigned values,
   const char *env = getenv ("CLFFT_BLOCK_IO");
   if (env && env[0])
     return env[0] != '0';
-  return direct_io (ctx) && (T < 4 || (n <= 64 && values != 8 &&
-          !(flags & (IN_REAL | IN_HERMITIAN | OUT_REAL))));
+  return direct_io (ctx) && (T < 4 || (n <= 64 && !(n & (n - 1)) &&
+          values != 8 && !(flags & (IN_REAL | IN_HERMITIAN | OUT_REAL))));
 }
 
 /* Columns that a work-group holds: the most, a power of two up to most,
@@ -1220,11 +1226,12 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
    * threads each (H200, batches of 2^24 points, us: 32 points with 4
    * threads 84-88, with 8 in groups of 128 threads 77-79, VkFFT 77; 40
    * 120 and 94-110; 64 90-92 and 86-88). 48 = 16x3 lost (95 -> 110):
-   * three threads did its radix-16 stage. */
+   * three threads did its radix-16 stage. Those that are no powers of two
+   * (40) then read directly (block_io_pays). */
   if ((flags & BLOCK_IO) && !(flags & PLANAR) && n >= 32 &&
       T < SHORT_BLOCK_THREADS && SHORT_BLOCK_THREADS <= maxwg &&
       !getenv ("CLFFT_LOCAL_THREADS") &&
-      block_io_pays (ctx, n, SHORT_BLOCK_THREADS, values, flags)) {
+      block_io_pays (ctx, n, T, values, flags)) {
     int ok = 1;
     for (int i = 0; ok && i < ns; i++)
       ok = lk->radices[i] <= 8;

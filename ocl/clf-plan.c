@@ -414,7 +414,8 @@ warp_groups (size_t T, unsigned values)
 
 /* 8 values per thread, one butterfly of radix 5, 7 or 8 each a stage,
  * for plain rows (programs built for one length, complex in and out, no
- * four-step twiddles, from 64 points, which they read directly) whose
+ * four-step twiddles, read directly; below 64 points those of 4 threads
+ * or more that are no powers of two) whose
  * radices up to 8 take no more stages than the 16-value plan, on at most
  * 256 threads. A stage of radix 5 or 7 then keeps every thread's values
  * busy where 16 values hold 3 or 2 butterflies of 15 or 14, and twice the
@@ -441,11 +442,26 @@ eight_values_pay (ClfContext * ctx, size_t n, cl_uint flags)
   int n8, n16;
   size_t t8;
 
-  if (n < 64 || (flags & NOT_PLAIN_ROWS) ||
+  if ((n < 64 && !(n & (n - 1))) || (flags & NOT_PLAIN_ROWS) ||
       (n8 = few_value_radices (ctx, n, 8, flags, r8)) == 0)
     return 0;
   n16 = fixed_radices (ctx, n, 16, flags, r16);
   t8 = local_threads (n, r8, n8, 8);
+  /* Below 64 points, in at most three stages on 4 threads or more, which
+   * read them directly (block_io_pays). On the H200 (2^24 points, two
+   * rounds, us, against 16 values; VkFFT) 20 ran 78.2-80.6 against
+   * 90.7-91.9 (76.0-76.3), 24 76.5 against 91.2-94.4 (77.0), 28
+   * 78.1-78.6 against 96.9-99.6 (78.0-78.7), 30 91.6-91.7 against
+   * 99.8-99.9 (75.3-75.7), 40 76.4-78.6 against 79.9-81.7 (76.0-76.2), 45
+   * 87.2-87.6 against 104.6-104.8 (81.5-81.8), 48 79.0-81.0 against
+   * 91.8-92.1 (77.5-78.5), 50 85.8-86.1 against 108.3-108.5 (76.6-77.0),
+   * 56 76.4-76.6 against 86.8-86.9 (74.3-74.4), 60 78.5-78.8 against
+   * 92.8-94.6 (77.1-77.5), 63 85.0-88.3 against 100.1-100.7 (81.2-81.6),
+   * 36 88.6-90.7 against 90.5-91.1 (75.4-75.5). 42 (2x7x3) lost, 93.3-94.0
+   * against 85.5-87.9, and 54 in four stages, 93.9-94.2 against
+   * 91.5-92.5. */
+  if (n < 64)
+    return t8 >= 4 && n8 <= 3;
   /* (not in Bluestein's one pass: 256 there ran 146 us as 16x16 on 16
    * threads against 182 as 8x8x4 on 32, H200, 2^24 points) */
   return t8 <= 256 && (n8 <= n16 || (n8 == n16 + 1 && warp_groups (t8, 8)

@@ -503,18 +503,19 @@ test_specialized_local (void)
 }
 
 /* programs of 8 values per thread, which GPUs run for rows of radices up
- * to 8 (CLFFT_THREAD_VALUES=8 asks for them wherever such radices exist):
+ * to 8, from 20 points (CLFFT_THREAD_VALUES=8 asks for them wherever such
+ * radices exist):
  * one butterfly of radix 5, 7 or 8 a thread, one transform a group from
  * 64 threads, as many as fill a warp where a transform's threads divide
  * 32, four and five stages with radices 2 and 3 */
 static void
 test_eight_values (void)
 {
-  static const size_t sizes[] = { 64, 80, 125, 128, 200, 256, 343, 448,
-    512, 1024, 1080, 1225
+  static const size_t sizes[] = { 24, 40, 60, 64, 80, 125, 128, 200, 256,
+    343, 448, 512, 1024, 1080, 1225
   };
-  static const size_t direct[] = { 64, 125, 128, 512, 1080 };
-  static const size_t warp[] = { 64, 80, 128 };
+  static const size_t direct[] = { 24, 60, 64, 125, 128, 512, 1080 };
+  static const size_t warp[] = { 40, 64, 80, 128 };
 
   setenv ("CLFFT_THREAD_VALUES", "8", 1);
   use_gpu_programs (1, 0);

@@ -2046,16 +2046,23 @@ bluestein_fits_local (ClfPlan * plan, size_t m)
       fewer_stages (m, 32, 32, 4, wide) <= 3;
 }
 
+static int
+bluestein_one_pass_allowed (ClfPlan * plan, const Axis * ax)
+{
+  const char *env = getenv ("CLFFT_BLUESTEIN");
+
+  return !clf_plan_cpu_enabled (plan->ctx) && specialize (plan->ctx) &&
+      !(ax->flags & IN_HERMITIAN) && !(env && strcmp (env, "five") == 0);
+}
+
 static BluesteinForm
 bluestein_one_pass_form (ClfPlan * plan, const Axis * ax, size_t m)
 {
-  const char *env = getenv ("CLFFT_BLUESTEIN");
   const char *planar = getenv ("CLFFT_PLANAR");
   Axis padded = *ax;
   int local;
 
-  if (clf_plan_cpu_enabled (plan->ctx) || !specialize (plan->ctx) ||
-      (ax->flags & IN_HERMITIAN) || (env && strcmp (env, "five") == 0))
+  if (!bluestein_one_pass_allowed (plan, ax))
     return BLUESTEIN_FIVE;
   padded.n = m;
   local = bluestein_fits_local (plan, m);
@@ -2066,9 +2073,9 @@ bluestein_one_pass_form (ClfPlan * plan, const Axis * ax, size_t m)
   return local ? BLUESTEIN_LOCAL : BLUESTEIN_FIVE;
 }
 
-/* The padded length of the one pass, which costs compute alone: the
- * first odd length that local memory holds where the smooth length m
- * takes the planar exchange (bluestein_fits_local), else a power of two
+/* The padded length of the one pass, which costs compute alone (0: five
+ * passes): where the smooth length m does not fit local memory, the first
+ * odd length from 2n - 1 that does (bluestein_fits_local), else a power of two
  * up to ONE_PASS_POWER_OF_TWO times m where the same form takes it. On
  * the H200 (2^24 points, us) 251 in 512 points ran 176 against 319 in
  * 504 (8x9x7), 809 in 2048 231 against 289 in 1620, 97 in 256 234
@@ -2079,17 +2086,21 @@ bluestein_one_pass_form (ClfPlan * plan, const Axis * ax, size_t m)
  * against 274 in 2401. */
 #define ONE_PASS_POWER_OF_TWO 1.5
 static size_t
-bluestein_one_pass_length (ClfPlan * plan, const Axis * ax, size_t m,
-    BluesteinForm form)
+bluestein_one_pass_length (ClfPlan * plan, const Axis * ax, size_t m)
 {
+  BluesteinForm form = bluestein_one_pass_form (plan, ax, m);
   size_t p2 = 1;
 
-  if (form == BLUESTEIN_PLANAR)
-    for (size_t odd = m | 1;
-        odd <= clf_context_local_capacity (plan->ctx); odd += 2)
-      if (clf_next_smooth (odd) == odd &&
-          bluestein_one_pass_form (plan, ax, odd) == BLUESTEIN_LOCAL)
-        return odd;
+  if (!bluestein_one_pass_allowed (plan, ax))
+    return 0;
+  if (form != BLUESTEIN_LOCAL)
+    for (size_t c = clf_next_smooth (2 * ax->n - 1);
+        c <= clf_context_local_capacity (plan->ctx);
+        c = clf_next_smooth (c + 1))
+      if (c % 2 && bluestein_one_pass_form (plan, ax, c) == BLUESTEIN_LOCAL)
+        return c;
+  if (form == BLUESTEIN_FIVE)
+    return 0;
   while (p2 < m)
     p2 *= 2;
   return p2 <= ONE_PASS_POWER_OF_TWO * m &&
@@ -2159,14 +2170,14 @@ add_bluestein (ClfPlan * plan, const Axis * ax, ClfError * err)
   Pass *p;
   ClfStatus st;
   BluesteinForm form;
+  size_t m1;
   int work;
 
   while (m <= lim * lim && !fits_local (plan, m)
       && !clf_four_step_split (m, lim))
     m = clf_next_smooth (m + 1);
-  form = bluestein_one_pass_form (plan, ax, m);
-  if (form != BLUESTEIN_FIVE) {
-    size_t m1 = bluestein_one_pass_length (plan, ax, m, form);
+  m1 = bluestein_one_pass_length (plan, ax, m);
+  if (m1) {
     size_t described = strlen (plan->description);
     /* CLFFT_BLUESTEIN_M=m, another padded length of the one pass (for
      * tuning) */

@@ -757,6 +757,14 @@ test_work_group_cap (void)
   check_err ("capped bluestein generic", 499, 1, run_simple (CLF_C2C,
           CLF_FORWARD, 499, 0, 3));
   unsetenv ("CLFFT_BLUESTEIN_M");
+  /* an odd padded length past a GPU's 4096 points (2053 in 4375), here
+   * without direct I/O, so the one pass rather than five passes through
+   * the planar exchange's length: the generic program */
+  clf_debug_cap_local_memory (48 * 1024);
+  check_plan_uses (2053, 0, "bluestein(2053->4375,one pass) local(4375:");
+  check_err ("capped bluestein past 4096", 2053, 1, run_simple (CLF_C2C,
+          CLF_FORWARD, 2053, 0, 2));
+  clf_debug_cap_local_memory (0);
   clf_debug_cap_work_group (0);
   use_gpu_programs (0, 0);
 }

@@ -472,15 +472,20 @@ eight_values_pay (ClfContext * ctx, size_t n, cl_uint flags)
  * on 4 threads of 4 values, where 16 values gave one thread the whole
  * radix-16 butterfly. H200, three rounds, us for 2^24 / 2^26 points:
  * 82.7-85.3 / 282.8-286.0 -> 76.5-76.9 / 264.9-269.3 (VkFFT 74.8-75.9 /
- * 269.2-271.3). */
+ * 269.2-271.3). 12 points likewise as 4x3 on 4 threads, read directly
+ * (block_io_pays): 76.4-77.5 against 94.1-95.1 on one thread of 16
+ * values as a block (VkFFT 76.1-76.6, 2^24 points, two rounds). */
 static int
 four_values_pay (ClfContext * ctx, size_t n, cl_uint flags)
 {
   unsigned r4[CLF_MAX_STAGES];
 
-  return n == 16 && (flags & BLOCK_IO) && !(flags & NOT_PLAIN_ROWS) &&
-      block_io_pays (ctx, n, 4, 4, flags) &&
-      few_value_radices (ctx, n, 4, flags, r4) > 0;
+  if ((flags & NOT_PLAIN_ROWS) || few_value_radices (ctx, n, 4, flags,
+          r4) == 0)
+    return 0;
+  if (n == 12)
+    return direct_io (ctx);
+  return n == 16 && (flags & BLOCK_IO) && block_io_pays (ctx, n, 4, 4, flags);
 }
 
 static unsigned

@@ -641,7 +641,15 @@ test_block_io (void)
   padded_layout (&d, 16, 3, 8, 18, 2, 17, 4);
   check_err ("block io 2d padded batch", 16, 3, run_case (&d, 0, 0));
   unsetenv ("CLFFT_BLOCK_IO");
-  use_gpu_programs (0, 0);
+  /* 12 points as 4x3 on 4 threads of 4 values, read directly, as GPUs
+   * run them */
+  use_gpu_programs (1, 1);
+  setenv ("CLFFT_THREAD_VALUES", "4", 1);
+  check_plan_uses (12, 0, "local(12:4x3)");
+  check_err ("4 values direct", 12, 1, run_simple (CLF_C2C, CLF_INVERSE, 12,
+          0, 100));
+  unsetenv ("CLFFT_THREAD_VALUES");
+  use_gpu_programs (0, 1);
 }
 
 /* fft_local keeping its values in registers between stages and passing

@@ -480,8 +480,7 @@ four_values_pay (ClfContext * ctx, size_t n, cl_uint flags)
 {
   unsigned r4[CLF_MAX_STAGES];
 
-  if ((flags & NOT_PLAIN_ROWS) || few_value_radices (ctx, n, 4, flags,
-          r4) == 0)
+  if ((flags & NOT_PLAIN_ROWS) || few_value_radices (ctx, n, 4, flags, r4) == 0)
     return 0;
   if (n == 12)
     return direct_io (ctx);
@@ -2072,8 +2071,7 @@ bluestein_one_pass_form (ClfPlan * plan, const Axis * ax, size_t m)
   padded.n = m;
   local = bluestein_fits_local (plan, m);
   /* (CLFFT_PLANAR=1 takes the planar form where the other fits too) */
-  if ((!local || (planar && planar[0] == '1')) &&
-      fits_planar (plan, &padded))
+  if ((!local || (planar && planar[0] == '1')) && fits_planar (plan, &padded))
     return BLUESTEIN_PLANAR;
   return local ? BLUESTEIN_LOCAL : BLUESTEIN_FIVE;
 }

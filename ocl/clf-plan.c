@@ -445,7 +445,6 @@ eight_values_pay (ClfContext * ctx, size_t n, cl_uint flags)
   if ((n < 64 && !(n & (n - 1))) || (flags & NOT_PLAIN_ROWS) ||
       (n8 = few_value_radices (ctx, n, 8, flags, r8)) == 0)
     return 0;
-  n16 = fixed_radices (ctx, n, 16, flags, r16);
   t8 = local_threads (n, r8, n8, 8);
   /* Below 64 points, in at most three stages on 4 threads or more, which
    * read them directly (block_io_pays). On the H200 (2^24 points, two
@@ -462,6 +461,7 @@ eight_values_pay (ClfContext * ctx, size_t n, cl_uint flags)
    * 91.5-92.5. */
   if (n < 64)
     return t8 >= 4 && n8 <= 3;
+  n16 = fixed_radices (ctx, n, 16, flags, r16);
   /* (not in Bluestein's one pass: 256 there ran 146 us as 16x16 on 16
    * threads against 182 as 8x8x4 on 32, H200, 2^24 points) */
   return t8 <= 256 && (n8 <= n16 || (n8 == n16 + 1 && warp_groups (t8, 8)
@@ -2091,11 +2091,12 @@ bluestein_one_pass_form (ClfPlan * plan, const Axis * ax, size_t m)
 static size_t
 bluestein_one_pass_length (ClfPlan * plan, const Axis * ax, size_t m)
 {
-  BluesteinForm form = bluestein_one_pass_form (plan, ax, m);
+  BluesteinForm form;
   size_t p2 = 1;
 
   if (!bluestein_one_pass_allowed (plan, ax))
     return 0;
+  form = bluestein_one_pass_form (plan, ax, m);
   if (form != BLUESTEIN_LOCAL)
     for (size_t c = clf_next_smooth (2 * ax->n - 1);
         c <= clf_context_local_capacity (plan->ctx);

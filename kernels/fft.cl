@@ -533,6 +533,34 @@ clf_tw_power (__global const float2 * tw, uint origin, uint stride, uint r)
  * and compile each stage for its radix alone. Through the generic loop,
  * every unrolled stage held every radix's butterflies until the compiler
  * folded the radix, and NVIDIA's build of one length took about 1 s. */
+#if defined (CLF_ONE_THREAD) && defined (CLF_FIXED) && defined (CLF_R0)
+/* CLF_ONE_THREAD (short transforms read as one block): one thread holds
+ * a whole transform, a_ in registers, and each stage's butterflies,
+ * twiddles and scatter are known to the compiler: no barrier and no
+ * round trip through local memory between stages. Its twiddles
+ * w_{Ns*R}^{r*k} = w_N^{r*k*N/(Ns*R)} come from the natural table, the
+ * same entries for every thread. */
+#define CLF_STAGE_OF_(R, B)                                             \
+  {                                                                     \
+    _Pragma ("unroll")                                                  \
+    for (uint j = 0; j < N / (R); j++) {                                \
+      uint k_ = j % Ns, o_ = (j / Ns) * Ns * (R) + k_;                  \
+      float2 w_[R];                                                     \
+      _Pragma ("unroll")                                                \
+      for (uint r = 0; r < (R); r++)                                    \
+        w_[r] = r == 0 || Ns == 1 ? a_[j + r * (N / (R))] :             \
+            cmul (a_[j + r * (N / (R))], tw[r * k_ * (N / (Ns * (R)))]); \
+      dft##R (w_);                                                      \
+      _Pragma ("unroll")                                                \
+      for (uint r = 0; r < (R); r++)                                    \
+        c_[o_ + r * Ns] = w_[r];                                        \
+    }                                                                   \
+    _Pragma ("unroll")                                                  \
+    for (uint i = 0; i < N; i++)                                        \
+      a_[i] = c_[i];                                                    \
+    Ns *= (R);                                                          \
+  }
+#else
 #define CLF_STAGE_OF_(R, B)                                             \
   {                                                                     \
     STAGE_EACH_B (R, B, STAGE_LOAD)                                     \
@@ -543,6 +571,7 @@ clf_tw_power (__global const float2 * tw, uint origin, uint stride, uint r)
     Ns *= (R);                                                          \
     s++;                                                                \
   }
+#endif
 /* one more expansion, so that CLF_Ri is a number where dft##R pastes it */
 #define CLF_STAGE_OF(R, B) CLF_STAGE_OF_ (R, B)
 
@@ -607,7 +636,30 @@ clf_tw_power (__global const float2 * tw, uint origin, uint stride, uint r)
 #define CLF_STAGE_11
 #endif
 
-#if defined (CLF_FIXED) && defined (CLF_R0)
+#if defined (CLF_ONE_THREAD) && defined (CLF_FIXED) && defined (CLF_R0)
+/* the thread's transform from x (or its input), its result to x (or its
+ * output) */
+#define CLF_RUN_STAGES()                                                \
+  {                                                                     \
+    uint Ns = 1;                                                        \
+    float2 a_[CLF_N], c_[CLF_N];                                        \
+    if (stage_live) {                                                   \
+      _Pragma ("unroll")                                                \
+      for (uint i = 0; i < N; i++)                                      \
+        a_[i] = direct_load ? CLF_DIRECT_LOAD (i, 0) : LAT (x, i, 0);   \
+      CLF_STAGE_0 CLF_STAGE_1 CLF_STAGE_2 CLF_STAGE_3                   \
+      CLF_STAGE_4 CLF_STAGE_5 CLF_STAGE_6 CLF_STAGE_7                   \
+      CLF_STAGE_8 CLF_STAGE_9 CLF_STAGE_10 CLF_STAGE_11                 \
+      _Pragma ("unroll")                                                \
+      for (uint i = 0; i < N; i++)                                      \
+        if (direct_store)                                               \
+          CLF_DIRECT_STORE (i, 0, a_[i]);                               \
+        else                                                            \
+          LAT (x, i, 0) = a_[i];                                        \
+    }                                                                   \
+    barrier (CLK_LOCAL_MEM_FENCE);                                      \
+  }
+#elif defined (CLF_FIXED) && defined (CLF_R0)
 #define CLF_RUN_STAGES()                                                \
   {                                                                     \
     uint Ns = 1, s = 0, to = 0;                                         \
@@ -1022,6 +1074,36 @@ clf_store (__global float2 * dst, __global float *dstr, uint flags,
 #define CLF_FOUR_STEP_COLUMN(b) clf_four_step_column (b, post_div, post_mod)
 #endif
 
+/* Block I/O (CLF_BLOCK_IO): element i of the group's span, element j of
+ * its transform gi at i = gi * N + j, between global memory and buf;
+ * whole: the group's transforms all exist (no test) */
+#ifdef CLF_BLOCK_UNROLL
+#define CLF_BLOCK_ROUNDS 1
+#else
+#define CLF_BLOCK_ROUNDS 0
+#endif
+#define CLF_BLOCK_LOAD(i, whole)                                        \
+  {                                                                     \
+    uint gi = (i) / N, j = (i) - gi * N;                                \
+    uint in2 = (flags & CLF_PRE_TWIDDLE) ?                              \
+        CLF_FOUR_STEP_COLUMN (b0 + gi) : 0;                             \
+    if ((whole) || b0 + gi < batch)                                     \
+      buf[gi * LS + LX (j)] = clf_load_twiddled (src, srcr, in, flags,  \
+          N, in.s0 + CLF_IN_OFFSET (in, b0 + gi), j, 0, post_tw,         \
+          post_shift, in2, 0);                                          \
+  }
+#define CLF_BLOCK_STORE(i, whole)                                       \
+  {                                                                     \
+    uint gi = (i) / N, j = (i) - gi * N, ob = b0 + gi;                  \
+    uint first = CLF_STORE_FIRST (ob, store_mod);                       \
+    uint on2 = (flags & CLF_POST_TWIDDLE) ?                             \
+        CLF_FOUR_STEP_COLUMN (ob) : 0;                                  \
+    if ((whole) || ob < batch)                                          \
+      clf_store (dst, dstr, flags, out.s0 + CLF_OUT_OFFSET (out, ob),   \
+          out.s1, j, 0, first, store_step, count,                       \
+          buf[gi * LS + LX (j)], scale, post_tw, post_shift, on2, 0);   \
+  }
+
 /* CLF_REQD_WG: the work-group size of a program built for one length,
  * named where the plan chooses (name_work_group in ocl/clf-plan.c) */
 #ifdef CLF_REQD_WG
@@ -1143,15 +1225,17 @@ fft_local (__global const float2 * src, __global float2 * dst,
   }
 #else
   if (block_io) {
-    /* element j of the group's transform gi at i = gi * N + j */
-    for (uint i = lid; i < G * N; i += G * T) {
-      uint gi = i / N, j = i - gi * N;
-      uint in2 = (flags & CLF_PRE_TWIDDLE) ?
-          CLF_FOUR_STEP_COLUMN (b0 + gi) : 0;
-      if (b0 + gi < batch)
-        buf[gi * LS + LX (j)] = clf_load_twiddled (src, srcr, in, flags, N,
-            in.s0 + CLF_IN_OFFSET (in, b0 + gi), j, 0, post_tw, post_shift,
-            in2, 0);
+    /* CLF_BLOCK_UNROLL (one thread a transform; any T that divides N):
+     * a whole group's threads take N / T elements each, their loads in
+     * flight together, where a loop that the program does not count
+     * waited for each load before the next */
+    if (CLF_BLOCK_ROUNDS && b0 + G <= batch) {
+#pragma unroll
+      for (uint k = 0; k < N / T; k++)
+        CLF_BLOCK_LOAD (lid + k * G * T, 1);
+    } else {
+      for (uint i = lid; i < G * N; i += G * T)
+        CLF_BLOCK_LOAD (i, 0);
     }
     barrier (CLK_LOCAL_MEM_FENCE);
   } else if (!direct_load) {
@@ -1188,15 +1272,13 @@ fft_local (__global const float2 * src, __global float2 * dst,
   /* the last stage left the result in local memory: write it out with
    * the other walk (threads over transforms, or over elements) */
   if (block_io) {
-    for (uint i = lid; i < G * N; i += G * T) {
-      uint gi = i / N, j = i - gi * N, ob = b0 + gi;
-      uint first = CLF_STORE_FIRST (ob, store_mod);
-      uint on2 = (flags & CLF_POST_TWIDDLE) ?
-          CLF_FOUR_STEP_COLUMN (ob) : 0;
-      if (ob < batch)
-        clf_store (dst, dstr, flags, out.s0 + CLF_OUT_OFFSET (out, ob),
-            out.s1, j, 0, first, store_step, count, buf[gi * LS + LX (j)],
-            scale, post_tw, post_shift, on2, 0);
+    if (CLF_BLOCK_ROUNDS && b0 + G <= batch) {
+#pragma unroll
+      for (uint k = 0; k < N / T; k++)
+        CLF_BLOCK_STORE (lid + k * G * T, 1);
+    } else {
+      for (uint i = lid; i < G * N; i += G * T)
+        CLF_BLOCK_STORE (i, 0);
     }
   } else if (!direct_store) {
     uint base = out.s0 + CLF_OUT_OFFSET (out, sb);
@@ -1213,6 +1295,9 @@ fft_local (__global const float2 * src, __global float2 * dst,
 #undef CLF_GLOBAL_LOAD
 #undef CLF_DIRECT_LOAD
 #undef CLF_DIRECT_STORE
+#undef CLF_BLOCK_LOAD
+#undef CLF_BLOCK_STORE
+#undef CLF_BLOCK_ROUNDS
 #endif /* fft_local */
 
 #ifdef CLF_LINE_PASS

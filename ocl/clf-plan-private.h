@@ -79,6 +79,7 @@ typedef struct
   unsigned radices[CLF_MAX_STAGES];
   cl_ulong codes;               /* 4 bits per stage, as fft.cl reads them */
   cl_uint flags;                /* as built: BLOCK_IO kept only where it pays */
+  int one_thread;               /* each transform in one thread's registers */
 } ClfLocalKernel;
 
 ClfStatus clf_local_kernel_new (ClfContext * ctx, size_t n, size_t batch,

@@ -163,12 +163,16 @@ group_threads (void)
  * transforms on the H100 ran 131 us with 256 threads (128 transforms a
  * group), 120 with 64, both with 2 threads each; with 8 threads each
  * (SHORT_BLOCK_THREADS) 128 ran 64-point ones as fast as 64 on the
- * H200 and 32-point ones faster (77-79 us against 82-84).
+ * H200 and 32-point ones faster (77-79 us against 82-84). Transforms of
+ * 2 points (one thread each) take 128 as well: on the H200 2^24 points
+ * ran 76.7 us against 93.1 with 64 (VkFFT 76.5); 3 to 25 points ran
+ * level or slower with 128, 256 or 512 than with 64.
  * CLFFT_BLOCK_GROUP_THREADS overrides. */
 static size_t
-block_group_threads (size_t T)
+block_group_threads (size_t n, size_t T)
 {
-  return threads_from_env ("CLFFT_BLOCK_GROUP_THREADS", T >= 8 ? 128 : 64);
+  return threads_from_env ("CLFFT_BLOCK_GROUP_THREADS", T >= 8 || n <= 2 ?
+      128 : 64);
 }
 
 /* Threads a pass should offer a GPU to keep it busy: 128 per compute
@@ -485,6 +489,45 @@ four_values_pay (ClfContext * ctx, size_t n, cl_uint flags)
   if (n == 12)
     return direct_io (ctx);
   return n == 16 && (flags & BLOCK_IO) && block_io_pays (ctx, n, 4, 4, flags);
+}
+
+/* Short transforms read as one block (BLOCK_IO) where one thread holds
+ * each whole, its stages in registers, the block's reads and writes in
+ * rounds the program knows (CLF_ONE_THREAD, CLF_BLOCK_UNROLL in
+ * kernels/fft.cl): below 32 points, on GPUs, but where programs of 4 or
+ * 8 values run plain rows in two stages, one of radix 4 or 8 (12 = 4x3,
+ * 16 = 4x4, 20 = 4x5, 24 = 8x3, 28 = 4x7: level or 2-7% faster; not 21 =
+ * 7x3 and 25 = 5x5, figures below). On the H200 (2^24 points,
+ * two rounds, us; VkFFT in the same run) 3 ran 75.5 against 79.4-79.7
+ * (76.9), 6 77.1-78.6 against 91.7-91.8 (78.4), 10 80.6-80.8 against
+ * 97.5-98.6 (77.9), 11 78.1-78.9 against 88.7-91.0 (76.1), 14 82.5-82.6
+ * against 96.8-97.1 (81.3), 18 81.4-83.4 against 94.9-96.8 (86.5), 21
+ * 80.6-81.7 against 102.8-104.1 (104.2), 22 81.4-83.6 against
+ * 102.4-102.6 (83.9), 25 83.0-83.5 against 93.8-95.8 (77.6), 27
+ * 85.1-85.5 against 100.0-102.3 (78.1), 30 86.0-88.1 against 93.5-96.1
+ * (78.9); real 10 60.2 against 80.3. Rolled block loops lost much of it
+ * (30 101 us), and from 32 points one thread lost (40 92 against 78, 64
+ * 97 against 79; 30 points took 80 registers a thread). The stages: radices up to 16, fewest.
+ * CLFFT_ONE_THREAD=0 never takes it, =N takes it up to N points wherever
+ * the block is read (for comparing). Returns the stages, or 0. */
+static int
+one_thread_radices (ClfContext * ctx, size_t n, cl_uint flags,
+    unsigned *radices)
+{
+  const char *env = getenv ("CLFFT_ONE_THREAD");
+  unsigned r8[CLF_MAX_STAGES];
+
+  if (!(flags & BLOCK_IO) || !direct_io (ctx) || (flags & BLUESTEIN_PASS))
+    return 0;
+  if (env && env[0]) {
+    if (n > strtoul (env, NULL, 10))
+      return 0;
+  } else if (n >= 32 || four_values_pay (ctx, n, flags) ||
+      (eight_values_pay (ctx, n, flags) &&
+          few_value_radices (ctx, n, 8, flags, r8) == 2 && r8[0] % 4 == 0)) {
+    return 0;
+  }
+  return few_value_radices (ctx, n, 16, flags, radices);
 }
 
 static unsigned
@@ -1044,8 +1087,8 @@ idle_lanes (size_t n)
  * Planar programs keep the aim: NVIDIA allows them fewer threads, and
  * their columns hold 4 or more a group where they pay at all. */
 static size_t
-transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
-    size_t maxwg, cl_uint flags, unsigned values)
+transforms_per_group (ClfContext * ctx, size_t n, size_t batch, size_t T,
+    size_t ls, size_t maxwg, cl_uint flags, unsigned values)
 {
   /* planar exchange: one float per point in local memory */
   size_t capacity = clf_context_local_capacity (ctx) *
@@ -1056,7 +1099,7 @@ transforms_per_group (ClfContext * ctx, size_t batch, size_t T, size_t ls,
    * with 64 threads, and 160 (32 threads a transform, 8 to a group
    * before) level with 32, 64 and 128 at 2^26 points but 1-2% slower
    * than before at 2^24. */
-  size_t aim = (flags & BLOCK_IO) ? block_group_threads (T) :
+  size_t aim = (flags & BLOCK_IO) ? block_group_threads (n, T) :
       warp_groups (T, values) ? threads_from_env ("CLFFT_GROUP_THREADS",
       32) : group_threads ();
   size_t least = ((flags & (LOAD_BFAST | STORE_BFAST)) &&
@@ -1172,8 +1215,9 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
     cl_uint flags, int pad, const char *defines, const char *name,
     unsigned values, ClfLocalKernel * lk, ClfError * err)
 {
-  int ns = fixed_radices (ctx, n, values, flags, lk->radices);
-  size_t T = local_threads (n, lk->radices, ns, values), T_min = T;
+  int one = one_thread_radices (ctx, n, flags, lk->radices);
+  int ns = one ? one : fixed_radices (ctx, n, values, flags, lk->radices);
+  size_t T = one ? 1 : local_threads (n, lk->radices, ns, values), T_min = T;
   size_t maxwg = clf_context_max_work_group (ctx), kwg = 0;
   const char *form = "specialised";
   size_t ls = local_stride (pad, n);
@@ -1182,6 +1226,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   int big = 0, composite = 0, products = 0;
 
   lk->kernel = NULL;
+  lk->one_thread = 0;
   lk->nstages = ns;
   lk->codes = 0;
   for (int i = 0; i < ns; i++) {
@@ -1210,7 +1255,9 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
     return clf_set_error (err, CLF_ERROR_UNSUPPORTED,
         "length %zu needs %zu threads per work-group, device allows %zu",
         n, T, maxwg);
-  if (clf_context_is_cpu (ctx)) {
+  if (one) {
+    /* one thread a transform */
+  } else if (clf_context_is_cpu (ctx)) {
     /* about two butterflies of the smallest radix per work-item: PoCL
      * vectorises across work-items (rounding this to powers of two, to
      * compile fewer work-group sizes, ran 1.5-1.8x slower) */
@@ -1234,7 +1281,8 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
    * length, where no stage then needs more than 32 values per thread.
    * On the H100 no T ran 1000, 1080, 1024, 4096 or 4095 more than 3%
    * faster than the defaults. */
-  if (getenv ("CLFFT_LOCAL_THREADS") && specialize (ctx) && !(flags & GENERIC)) {
+  if (getenv ("CLFFT_LOCAL_THREADS") && specialize (ctx) && !one &&
+      !(flags & GENERIC)) {
     size_t want = strtoul (getenv ("CLFFT_LOCAL_THREADS"), NULL, 10);
     int ok = want > 0 && want <= maxwg;
     for (int i = 0; ok && i < ns; i++)
@@ -1248,7 +1296,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
    * 120 and 94-110; 64 90-92 and 86-88). 48 = 16x3 lost (95 -> 110):
    * three threads did its radix-16 stage. Those that are no powers of two
    * (40) then read directly (block_io_pays). */
-  if ((flags & BLOCK_IO) && !(flags & PLANAR) && n >= 32 &&
+  if ((flags & BLOCK_IO) && !(flags & PLANAR) && n >= 32 && !one &&
       T < SHORT_BLOCK_THREADS && SHORT_BLOCK_THREADS <= maxwg &&
       !getenv ("CLFFT_LOCAL_THREADS") &&
       block_io_pays (ctx, n, T, values, flags)) {
@@ -1262,7 +1310,7 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
           || !block_io_pays (ctx, n, T, values, flags)))
     flags &= ~BLOCK_IO;
   lk->flags = flags;
-  lk->G = transforms_per_group (ctx, batch, T, ls, maxwg, flags, values);
+  lk->G = transforms_per_group (ctx, n, batch, T, ls, maxwg, flags, values);
 
   if (specialize (ctx) && !(flags & GENERIC)) {
     /* a program for this length: constants instead of run-time values.
@@ -1274,8 +1322,10 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
     for (;;) {
       int len = snprintf (fixed, sizeof (fixed), "-DCLF_FIXED -DCLF_N=%zuu "
           "-DCLF_NSTAGES=%du -DCLF_T=%zuu -DCLF_G=%zuu -DCLF_CODES=%lluul "
-          "-DCLF_FLAGS=%uu %s", n, ns, T, lk->G,
-          (unsigned long long) lk->codes, flags, generic);
+          "-DCLF_FLAGS=%uu %s%s%s", n, ns, T, lk->G,
+          (unsigned long long) lk->codes, flags, generic,
+          one ? "-DCLF_ONE_THREAD " : "",
+          one && (flags & BLOCK_IO) ? "-DCLF_BLOCK_UNROLL " : "");
       if (name_work_group (flags))
         len += snprintf (fixed + len, sizeof (fixed) - len,
             "-DCLF_REQD_WG=%zu ", lk->G * T);
@@ -1361,8 +1411,11 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
           "length %zu needs %zu threads per work-group, the kernel allows "
           "%zu on this device", n, T, maxwg);
     }
-    lk->G = transforms_per_group (ctx, batch, T, ls, maxwg, flags, values);
+    lk->G = transforms_per_group (ctx, n, batch, T, ls, maxwg, flags, values);
   }
+  lk->one_thread = one;
+  if (one)
+    form = "one thread a transform";
   lk->kernel = kernel;
   lk->T = T;
   lk->ls = ls;
@@ -1575,8 +1628,8 @@ add_local_pass (ClfPlan * plan, const Axis * ax, cl_uint extra_flags,
   describe_append (plan, " local(%zu:", ax->n);
   for (int i = 0; i < ns; i++)
     describe_append (plan, "%s%u", i ? "x" : "", lk.radices[i]);
-  describe_append (plan, "%s%s%s)", (flags & BLOCK_IO) ? ",block" :
-      (flags & PLANAR) ? ",planar" : "",
+  describe_append (plan, "%s%s%s%s)", (flags & BLOCK_IO) ? ",block" :
+      (flags & PLANAR) ? ",planar" : "", lk.one_thread ? ",one thread" : "",
       (flags & PRE_TWIDDLE) ? ",twiddled" : "",
       (flags & GENERIC) ? ",generic" : "");
   return CLF_OK;

@@ -390,6 +390,22 @@ check_plan_uses (size_t nx, size_t ny, const char *part)
   check_plan_uses_either (nx, ny, part, part);
 }
 
+/* ... and without part: the plan kept its other path */
+static void
+check_plan_lacks (size_t nx, size_t ny, const char *part)
+{
+  ClfPlanDesc d;
+  ClfError err = { 0, };
+  ClfPlan *plan;
+
+  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, nx, ny, 1);
+  plan = clf_plan_new (harness_context (), &d, &err);
+  CHECK (plan && !strstr (clf_plan_describe (plan), part),
+      "%zux%zu: %s used: %s", nx, ny, part,
+      plan ? clf_plan_describe (plan) : err.message);
+  clf_plan_free (plan);
+}
+
 /* d: batch forward C2C transforms of nx x ny, whose rows lie in_pitch
  * (input) and out_pitch (output) elements apart, and whose frames take
  * in_gap and out_gap elements more than their rows */
@@ -649,6 +665,39 @@ test_block_io (void)
   check_err ("4 values direct", 12, 1, run_simple (CLF_C2C, CLF_INVERSE, 12,
           0, 100));
   unsetenv ("CLFFT_THREAD_VALUES");
+  use_gpu_programs (0, 1);
+}
+
+/* Short transforms each in one thread's registers, the group's block
+ * read and written in rounds the program knows, as GPUs run them below
+ * 32 points (one_thread_radices in ocl/clf-plan.c) */
+static void
+test_one_thread (void)
+{
+  static const size_t sizes[] = { 3, 10, 21, 30 };
+  ClfPlanDesc d;
+
+  use_gpu_programs (1, 1);
+  check_plan_uses (10, 0, "local(10:10,block,one thread)");
+  check_plan_uses (30, 0, "local(30:2x15,block,one thread)");
+  /* 20 = 4x5 runs in 8 values on 4 threads, read directly */
+  check_plan_lacks (20, 0, "one thread");
+  check_lengths ("one thread", sizes, sizeof (sizes) / sizeof (sizes[0]));
+  check_err ("one thread c2r", 14, 1, run_simple (CLF_C2R, CLF_INVERSE, 14,
+          0, 5));
+  /* many groups, the last one partial where the device allows that */
+  check_err ("one thread batch 1001", 22, 1, run_simple (CLF_C2C,
+          CLF_FORWARD, 22, 0, 1001));
+  /* rows in two batch levels, not evenly spaced */
+  padded_layout (&d, 14, 3, 8, 18, 2, 17, 4);
+  check_err ("one thread 2d padded batch", 14, 3, run_case (&d, 0, 0));
+  /* three stages (GPUs take two below 32 points): the middle one's
+   * twiddles are not the last stage's powers of w_N */
+  setenv ("CLFFT_ONE_THREAD", "64", 1);
+  check_plan_uses (54, 0, "local(54:2x9x3,block,one thread)");
+  check_err ("one thread three stages", 54, 1, run_simple (CLF_C2C,
+          CLF_FORWARD, 54, 0, 7));
+  unsetenv ("CLFFT_ONE_THREAD");
   use_gpu_programs (0, 1);
 }
 
@@ -1353,6 +1402,7 @@ main (int argc, char **argv)
   harness_run ("errors", test_errors);
   harness_run ("specialised fft_local", test_specialized_local);
   harness_run ("fft_local block I/O", test_block_io);
+  harness_run ("fft_local one thread a transform", test_one_thread);
   harness_run ("fft_local 8 values", test_eight_values);
   harness_run ("Bluestein in one pass", test_bluestein_one_pass);
   harness_run ("fft_local planar exchange", test_planar_exchange);

@@ -1077,11 +1077,6 @@ clf_store (__global float2 * dst, __global float *dstr, uint flags,
 /* Block I/O (CLF_BLOCK_IO): element i of the group's span, element j of
  * its transform gi at i = gi * N + j, between global memory and buf;
  * whole: the group's transforms all exist (no test) */
-#ifdef CLF_BLOCK_UNROLL
-#define CLF_BLOCK_ROUNDS 1
-#else
-#define CLF_BLOCK_ROUNDS 0
-#endif
 #define CLF_BLOCK_LOAD(i, whole)                                        \
   {                                                                     \
     uint gi = (i) / N, j = (i) - gi * N;                                \
@@ -1102,6 +1097,24 @@ clf_store (__global float2 * dst, __global float *dstr, uint flags,
       clf_store (dst, dstr, flags, out.s0 + CLF_OUT_OFFSET (out, ob),   \
           out.s1, j, 0, first, store_step, count,                       \
           buf[gi * LS + LX (j)], scale, post_tw, post_shift, on2, 0);   \
+  }
+/* OP (i, whole) over the group's span: CLF_BLOCK_UNROLL (one thread a
+ * transform; any T that divides N) has a whole group's threads take N / T
+ * elements each, their loads in flight together, where a loop that the
+ * program does not count waited for each load before the next */
+#ifdef CLF_BLOCK_UNROLL
+#define CLF_BLOCK_ROUNDS 1
+#else
+#define CLF_BLOCK_ROUNDS 0
+#endif
+#define CLF_BLOCK_EACH(OP)                                              \
+  if (CLF_BLOCK_ROUNDS && b0 + G <= batch) {                            \
+    _Pragma ("unroll")                                                  \
+    for (uint k = 0; k < N / T; k++)                                    \
+      OP (lid + k * G * T, 1);                                          \
+  } else {                                                              \
+    for (uint i = lid; i < G * N; i += G * T)                           \
+      OP (i, 0);                                                        \
   }
 
 /* CLF_REQD_WG: the work-group size of a program built for one length,
@@ -1225,18 +1238,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
   }
 #else
   if (block_io) {
-    /* CLF_BLOCK_UNROLL (one thread a transform; any T that divides N):
-     * a whole group's threads take N / T elements each, their loads in
-     * flight together, where a loop that the program does not count
-     * waited for each load before the next */
-    if (CLF_BLOCK_ROUNDS && b0 + G <= batch) {
-#pragma unroll
-      for (uint k = 0; k < N / T; k++)
-        CLF_BLOCK_LOAD (lid + k * G * T, 1);
-    } else {
-      for (uint i = lid; i < G * N; i += G * T)
-        CLF_BLOCK_LOAD (i, 0);
-    }
+    CLF_BLOCK_EACH (CLF_BLOCK_LOAD);
     barrier (CLK_LOCAL_MEM_FENCE);
   } else if (!direct_load) {
     /* fill local memory first; the stages then all read from it */
@@ -1272,14 +1274,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
   /* the last stage left the result in local memory: write it out with
    * the other walk (threads over transforms, or over elements) */
   if (block_io) {
-    if (CLF_BLOCK_ROUNDS && b0 + G <= batch) {
-#pragma unroll
-      for (uint k = 0; k < N / T; k++)
-        CLF_BLOCK_STORE (lid + k * G * T, 1);
-    } else {
-      for (uint i = lid; i < G * N; i += G * T)
-        CLF_BLOCK_STORE (i, 0);
-    }
+    CLF_BLOCK_EACH (CLF_BLOCK_STORE);
   } else if (!direct_store) {
     uint base = out.s0 + CLF_OUT_OFFSET (out, sb);
     uint first = CLF_STORE_FIRST (sb, store_mod);
@@ -1298,6 +1293,7 @@ fft_local (__global const float2 * src, __global float2 * dst,
 #undef CLF_BLOCK_LOAD
 #undef CLF_BLOCK_STORE
 #undef CLF_BLOCK_ROUNDS
+#undef CLF_BLOCK_EACH
 #endif /* fft_local */
 
 #ifdef CLF_LINE_PASS

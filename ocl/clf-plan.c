@@ -386,6 +386,8 @@ columns_per_group (ClfContext * ctx, size_t n, size_t T)
 static int fixed_radices (ClfContext * ctx, size_t n, unsigned values,
     cl_uint flags, unsigned *radices);
 static int small_radices (size_t n, unsigned values, unsigned *radices);
+static int fewest_radices (size_t n, unsigned values, unsigned *radices);
+static int radices_from_env (size_t n, unsigned values, unsigned *radices);
 static int specialize (ClfContext * ctx);
 
 /* Passes other than plain complex rows: across transforms, with
@@ -507,7 +509,11 @@ four_values_pay (ClfContext * ctx, size_t n, cl_uint flags)
  * 85.1-85.5 against 100.0-102.3 (78.1), 30 86.0-88.1 against 93.5-96.1
  * (78.9); real 10 60.2 against 80.3. Rolled block loops lost much of it
  * (30 101 us), and from 32 points one thread lost (40 92 against 78, 64
- * 97 against 79; 30 points took 80 registers a thread). The stages: radices up to 16, fewest.
+ * 97 against 79; 30 points took 80 registers a thread). The stages: the
+ * fewest of radices up to 16, the largest first (30 as 15x2 ran 83.0-85.9
+ * us against 86.0-89.3 as 2x15 in two runs of two rounds, 290 against 298
+ * at 2^26 points; 6 to 26 points within 1-3% either way; CLFFT_RADICES
+ * sets them).
  * CLFFT_ONE_THREAD=0 never takes it, =N takes it up to N points wherever
  * the block is read (for comparing). Returns the stages, or 0. */
 static int
@@ -516,6 +522,7 @@ one_thread_radices (ClfContext * ctx, size_t n, cl_uint flags,
 {
   const char *env = getenv ("CLFFT_ONE_THREAD");
   unsigned r8[CLF_MAX_STAGES];
+  int k;
 
   if (!(flags & BLOCK_IO) || !direct_io (ctx) || (flags & BLUESTEIN_PASS))
     return 0;
@@ -527,7 +534,11 @@ one_thread_radices (ClfContext * ctx, size_t n, cl_uint flags,
           few_value_radices (ctx, n, 8, flags, r8) == 2 && r8[0] % 4 == 0)) {
     return 0;
   }
-  return few_value_radices (ctx, n, 16, flags, radices);
+  if (!specialize (ctx) || (flags & (GENERIC | PLANAR)))
+    return 0;
+  if ((k = radices_from_env (n, 16, radices)) > 0)
+    return k;
+  return fewest_radices (n, 16, radices);
 }
 
 static unsigned
@@ -765,18 +776,26 @@ even_radices_first (const unsigned *best, int n, unsigned *radices)
 }
 
 /* The fewest stages of radices up to values that multiply to n, the
- * busiest such, even radices first; 0 where there are none */
+ * busiest such, the largest radix first; 0 where there are none */
 static int
-small_radices (size_t n, unsigned values, unsigned *radices)
+fewest_radices (size_t n, unsigned values, unsigned *radices)
 {
-  unsigned cur[CLF_MAX_STAGES], best[CLF_MAX_STAGES];
+  unsigned cur[CLF_MAX_STAGES];
   double best_eff = 0.0;
   int nbest = CLF_MAX_STAGES + 1;
 
-  search_radices (n, values, values, cur, 0, CLF_MAX_STAGES, n, best,
+  search_radices (n, values, values, cur, 0, CLF_MAX_STAGES, n, radices,
       &nbest, &best_eff);
-  if (nbest > CLF_MAX_STAGES)
-    return 0;
+  return nbest > CLF_MAX_STAGES ? 0 : nbest;
+}
+
+/* The same, even radices first */
+static int
+small_radices (size_t n, unsigned values, unsigned *radices)
+{
+  unsigned best[CLF_MAX_STAGES];
+  int nbest = fewest_radices (n, values, best);
+
   return even_radices_first (best, nbest, radices);
 }
 

@@ -679,7 +679,7 @@ test_one_thread (void)
 
   use_gpu_programs (1, 1);
   check_plan_uses (10, 0, "local(10:10,block,one thread)");
-  check_plan_uses (30, 0, "local(30:2x15,block,one thread)");
+  check_plan_uses (30, 0, "local(30:15x2,block,one thread)");
   /* 20 = 4x5 runs in 8 values on 4 threads, read directly */
   check_plan_lacks (20, 0, "one thread");
   check_lengths ("one thread", sizes, sizeof (sizes) / sizeof (sizes[0]));
@@ -694,7 +694,7 @@ test_one_thread (void)
   /* three stages (GPUs take two below 32 points): the middle one's
    * twiddles are not the last stage's powers of w_N */
   setenv ("CLFFT_ONE_THREAD", "64", 1);
-  check_plan_uses (54, 0, "local(54:2x9x3,block,one thread)");
+  check_plan_uses (54, 0, "local(54:9x3x2,block,one thread)");
   check_err ("one thread three stages", 54, 1, run_simple (CLF_C2C,
           CLF_FORWARD, 54, 0, 7));
   unsetenv ("CLFFT_ONE_THREAD");

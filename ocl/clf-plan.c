@@ -469,9 +469,14 @@ eight_values_pay (ClfContext * ctx, size_t n, cl_uint flags)
     return t8 >= 4 && n8 <= 3;
   n16 = fixed_radices (ctx, n, 16, flags, r16);
   /* (not in Bluestein's one pass: 256 there ran 146 us as 16x16 on 16
-   * threads against 182 as 8x8x4 on 32, H200, 2^24 points) */
-  return t8 <= 256 && (n8 <= n16 || (n8 == n16 + 1 && warp_groups (t8, 8)
-          && !(flags & BLUESTEIN_PASS)));
+   * threads against 182 as 8x8x4 on 32, H200, 2^24 points). So do
+   * lengths whose 16-value program has fewer than 8 threads a transform,
+   * a warp's direct reads spread over 4 transforms or more: of all
+   * lengths from 64 points only 75 (15x5 on 5 threads), which on the H200
+   * ran 298.0-299.7 us as 5x5x3 on 15 threads against 370.7-371.3 (2^26
+   * points, two rounds; VkFFT 279.1). */
+  return t8 <= 256 && (n8 <= n16 || local_threads (n, r16, n16, 16) < 8 ||
+      (n8 == n16 + 1 && warp_groups (t8, 8) && !(flags & BLUESTEIN_PASS)));
 }
 
 /* 16-point complex transforms read as one block (BLOCK_IO) run as 4x4

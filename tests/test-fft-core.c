@@ -530,7 +530,7 @@ test_eight_values (void)
   static const size_t sizes[] = { 24, 40, 60, 64, 80, 125, 128, 200, 256,
     343, 448, 512, 1024, 1080, 1225
   };
-  static const size_t direct[] = { 24, 60, 64, 125, 128, 512, 1080 };
+  static const size_t direct[] = { 24, 60, 64, 75, 125, 128, 512, 1080 };
   static const size_t warp[] = { 40, 64, 80, 128 };
 
   setenv ("CLFFT_THREAD_VALUES", "8", 1);

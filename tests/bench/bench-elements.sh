@@ -14,11 +14,11 @@ export GST_PLUGIN_PATH=$build/gst
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# ms a pipeline takes, start-up included
+# ms a pipeline takes, start-up included; -1 where it failed
 ms () {
   local s e
   s=$(date +%s%N)
-  gst-launch-1.0 -q "$@" >/dev/null 2>"$tmp/err" || { echo "FAILED: $*" >&2; cat "$tmp/err" >&2; echo 0; return; }
+  gst-launch-1.0 -q "$@" >/dev/null 2>"$tmp/err" || { echo "FAILED: $*" >&2; cat "$tmp/err" >&2; echo -1; return; }
   e=$(date +%s%N)
   echo $(( (e - s) / 1000000 ))
 }
@@ -54,6 +54,12 @@ row () {
     alone_whole[$src@$n]=$(ms ${src//@N@/$n} ! fakesink)
   fi
   local s1=${alone_small[$src@$n]} s=${alone_whole[$src@$n]}
+  # a failed run gives no rate (nor a ratio to other rows)
+  if [ "$t1" -lt 0 ] || [ "$t" -lt 0 ] || [ "$s1" -lt 0 ] || [ "$s" -lt 0 ]; then
+    steady_milli=0
+    printf '| %s | %d %s | failed | | | |\n' "$name" "$amount" "$unit"
+    return
+  fi
   # the steady rate in thousandths, for ratios between rows
   steady_milli=$(rate_milli $((amount - part)) $((t - t1)))
   printf '| %s | %d %s | %d ms | %s %s/s | %s %s/s | %s %s/s |\n' "$name" "$amount" "$unit" "$t" \
@@ -119,7 +125,7 @@ spectrum_pair () {
   row "spectrum bands=$1 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "spectrum $2! fakesink"
   local base=$steady_milli
   row "clfftspectrum bands=$1 stereo 48 kHz" "$secs_audio" s "$nbuf" "$asrc" "clfftspectrum $2! fakesink"
-  pair_milli=$(( steady_milli * 1000 / (base > 0 ? base : 1) ))
+  pair_milli=$(( base > 0 ? steady_milli * 1000 / base : 0 ))
 }
 # each pair back to back, ROUNDS times
 ratios_1024=() ratios_128=()
@@ -151,12 +157,24 @@ ratio () {
   printf '%d.%02dx' $(($1 / 1000)) $(($1 % 1000 / 10))
 }
 # ratios in thousandths as "2.01x, 1.95x, 2.40x (median 2.01x)"; of an
-# even count, the lower of the middle two
+# even count, the lower of the middle two; 0 (a failed row) as "failed",
+# left out of the median
 ratio_list () {
-  local out="" v sorted
-  for v in "$@"; do out+="${out:+, }$(ratio "$v")"; done
-  sorted=($(printf '%s\n' "$@" | sort -n))
-  printf '%s (median %s)' "$out" "$(ratio "${sorted[$(( ($# - 1) / 2 ))]}")"
+  local out="" v sorted=()
+  for v in "$@"; do
+    if [ "$v" -gt 0 ]; then
+      out+="${out:+, }$(ratio "$v")"
+      sorted+=("$v")
+    else
+      out+="${out:+, }failed"
+    fi
+  done
+  if [ ${#sorted[@]} -eq 0 ]; then
+    printf '%s (no median)' "$out"
+    return
+  fi
+  sorted=($(printf '%s\n' "${sorted[@]}" | sort -n))
+  printf '%s (median %s)' "$out" "$(ratio "${sorted[$(( (${#sorted[@]} - 1) / 2 ))]}")"
 }
 echo
 echo "clfftspectrum / spectrum, steady throughput by round:"

@@ -1098,11 +1098,12 @@ clf_store (__global float2 * dst, __global float *dstr, uint flags,
           out.s1, j, 0, first, store_step, count,                       \
           buf[gi * LS + LX (j)], scale, post_tw, post_shift, on2, 0);   \
   }
-/* OP (i, whole) over the group's span: CLF_BLOCK_UNROLL (one thread a
- * transform; any T that divides N) has a whole group's threads take N / T
- * elements each, their loads in flight together, where a loop that the
- * program does not count waited for each load before the next */
-#ifdef CLF_BLOCK_UNROLL
+/* OP (i, whole) over the group's span: programs of one thread a
+ * transform (CLF_ONE_THREAD; T = 1, so T divides N) have a whole group's
+ * threads take N / T elements each, their loads in flight together,
+ * where a loop that the program does not count waited for each load
+ * before the next */
+#if defined (CLF_ONE_THREAD) && defined (CLF_FIXED)
 #define CLF_BLOCK_ROUNDS 1
 #else
 #define CLF_BLOCK_ROUNDS 0

@@ -500,8 +500,7 @@ four_values_pay (ClfContext * ctx, size_t n, cl_uint flags)
 
 /* Short transforms read as one block (BLOCK_IO) where one thread holds
  * each whole, its stages in registers, the block's reads and writes in
- * rounds the program knows (CLF_ONE_THREAD, CLF_BLOCK_UNROLL in
- * kernels/fft.cl): below 32 points, on GPUs, but where programs of 4 or
+ * rounds the program knows (CLF_ONE_THREAD in kernels/fft.cl): below 32 points, on GPUs, but where programs of 4 or
  * 8 values run plain rows in two stages, one of radix 4 or 8 (12 = 4x3,
  * 16 = 4x4, 20 = 4x5, 24 = 8x3, 28 = 4x7: level or 2-7% faster; not 21 =
  * 7x3 and 25 = 5x5, figures below). On the H200 (2^24 points,
@@ -529,7 +528,8 @@ one_thread_radices (ClfContext * ctx, size_t n, cl_uint flags,
   unsigned r8[CLF_MAX_STAGES];
   int k;
 
-  if (!(flags & BLOCK_IO) || !direct_io (ctx) || (flags & BLUESTEIN_PASS))
+  if (!(flags & BLOCK_IO) || !direct_io (ctx) || !specialize (ctx) ||
+      (flags & (BLUESTEIN_PASS | GENERIC | PLANAR)))
     return 0;
   if (env && env[0]) {
     if (n > strtoul (env, NULL, 10))
@@ -539,8 +539,6 @@ one_thread_radices (ClfContext * ctx, size_t n, cl_uint flags,
           few_value_radices (ctx, n, 8, flags, r8) == 2 && r8[0] % 4 == 0)) {
     return 0;
   }
-  if (!specialize (ctx) || (flags & (GENERIC | PLANAR)))
-    return 0;
   if ((k = radices_from_env (n, 16, radices)) > 0)
     return k;
   return fewest_radices (n, 16, radices);
@@ -1346,10 +1344,9 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
     for (;;) {
       int len = snprintf (fixed, sizeof (fixed), "-DCLF_FIXED -DCLF_N=%zuu "
           "-DCLF_NSTAGES=%du -DCLF_T=%zuu -DCLF_G=%zuu -DCLF_CODES=%lluul "
-          "-DCLF_FLAGS=%uu %s%s%s", n, ns, T, lk->G,
+          "-DCLF_FLAGS=%uu %s%s", n, ns, T, lk->G,
           (unsigned long long) lk->codes, flags, generic,
-          one ? "-DCLF_ONE_THREAD " : "",
-          one && (flags & BLOCK_IO) ? "-DCLF_BLOCK_UNROLL " : "");
+          one ? "-DCLF_ONE_THREAD " : "");
       if (name_work_group (flags))
         len += snprintf (fixed + len, sizeof (fixed) - len,
             "-DCLF_REQD_WG=%zu ", lk->G * T);

@@ -176,7 +176,7 @@ DFT_ODD (31, clf_cos31, clf_sin31)
  * the A interleaved columns x[n1 + A n2], twiddles w_R^(n1 k2) (W holds
  * exp(-2 pi i m/R)), then A-point DFTs; X[k2 + B k1] comes out. One stage
  * of radix 9, 10, 12 or 15 replaces two local-memory passes (1080 =
- * 12x10x9; 10 and 12 only in programs built for one length). */
+ * 12x10x9; 6, 10, 12 and 14 only in programs built for one length). */
 #define DFT_COMPOSITE(R, A, B, W)                                       \
 inline void                                                             \
 dft##R (float2 * v)                                                     \
@@ -227,6 +227,22 @@ __constant float2 clf_w15[15] = {
   (float2) (0.30901699437494722922f, 0.95105651629515364220f),
   (float2) (0.66913060635885845961f, 0.74314482547739402207f),
   (float2) (0.91354545764260097762f, 0.40673664307580015276f),
+};
+
+__constant float2 clf_w6[3] = {
+  (float2) (1.00000000000000000000f, -0.00000000000000000000f),
+  (float2) (0.50000000000000011102f, -0.86602540378443859659f),
+  (float2) (-0.49999999999999977796f, -0.86602540378443870761f),
+};
+
+__constant float2 clf_w14[7] = {
+  (float2) (1.00000000000000000000f, -0.00000000000000000000f),
+  (float2) (0.90096886790241914600f, -0.43388373911755812040f),
+  (float2) (0.62348980185873359439f, -0.78183148246802980363f),
+  (float2) (0.22252093395631444839f, -0.97492791218182361934f),
+  (float2) (-0.22252093395631433737f, -0.97492791218182361934f),
+  (float2) (-0.62348980185873348336f, -0.78183148246802991466f),
+  (float2) (-0.90096886790241903498f, -0.43388373911755823142f),
 };
 
 __constant float2 clf_w10[5] = {
@@ -313,9 +329,11 @@ __constant float2 clf_w32[22] = {
   (float2) (-0.55557023301960217765f, 0.83146961230254523567f),
 };
 
+DFT_COMPOSITE (6, 2, 3, clf_w6)
 DFT_COMPOSITE (9, 3, 3, clf_w9)
 DFT_COMPOSITE (10, 2, 5, clf_w10)
 DFT_COMPOSITE (12, 4, 3, clf_w12)
+DFT_COMPOSITE (14, 2, 7, clf_w14)
 DFT_COMPOSITE (15, 3, 5, clf_w15)
 DFT_COMPOSITE (25, 5, 5, clf_w25)
 DFT_COMPOSITE (27, 3, 9, clf_w27)

@@ -386,7 +386,8 @@ columns_per_group (ClfContext * ctx, size_t n, size_t T)
 static int fixed_radices (ClfContext * ctx, size_t n, unsigned values,
     cl_uint flags, unsigned *radices);
 static int small_radices (size_t n, unsigned values, unsigned *radices);
-static int fewest_radices (size_t n, unsigned values, unsigned *radices);
+static int fewest_radices (size_t n, unsigned values, int cutters,
+    unsigned *radices);
 static int radices_from_env (size_t n, unsigned values, unsigned *radices);
 static int specialize (ClfContext * ctx);
 
@@ -541,7 +542,7 @@ one_thread_radices (ClfContext * ctx, size_t n, cl_uint flags,
   }
   if ((k = radices_from_env (n, 16, radices)) > 0)
     return k;
-  return fewest_radices (n, 16, radices);
+  return fewest_radices (n, 16, 0, radices);
 }
 
 static unsigned
@@ -708,11 +709,11 @@ stage_efficiency (size_t n, const unsigned *radices, int ns, unsigned values)
   return (double) ns * n / ((double) T * slots);
 }
 
-/* radices that programs built for one length take: 9, 10, 12, 15, 25, 27
- * and 32 as register composites (fft.cl's DFT_COMPOSITE); those above 16
- * need 32 values per thread */
+/* radices that programs built for one length take: 6, 9, 10, 12, 14, 15,
+ * 25, 27 and 32 as register composites (fft.cl's DFT_COMPOSITE); those
+ * above 16 need 32 values per thread */
 static const unsigned fixed_radix_set[] = {
-  32, 27, 25, 16, 15, 13, 12, 11, 10, 9, 8, 7, 5, 4, 3, 2
+  32, 27, 25, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2
 };
 
 #define N_FIXED_RADICES \
@@ -723,8 +724,8 @@ static const unsigned fixed_radix_set[] = {
 static int
 register_composite (unsigned r)
 {
-  return r == 9 || r == 10 || r == 12 || r == 15 || r == 25 || r == 27 ||
-      r == 32;
+  return r == 6 || r == 9 || r == 10 || r == 12 || r == 14 || r == 15 ||
+      r == 25 || r == 27 || r == 32;
 }
 
 static int
@@ -736,13 +737,22 @@ fixed_radix_ok (unsigned r)
   return 0;
 }
 
+/* The composites 6 = 2x3 and 14 = 2x7 hold a length's lone factor 2,
+ * which otherwise costs a stage of its own (stage_cutters) */
+static int
+stage_cutter (unsigned r)
+{
+  return r == 6 || r == 14;
+}
+
 /* Depth-first over non-increasing radices of fixed_radix_set up to most
- * whose product is n, at most max stages: the best into best (fewest
- * stages, then the most efficient), its count into *nbest */
+ * whose product is n, at most max stages, stage_cutter ones only with
+ * cutters: the best into best (fewest stages, then the most efficient),
+ * its count into *nbest */
 static void
-search_radices (size_t n, unsigned values, unsigned most, unsigned *cur,
-    int depth, int max, size_t rest, unsigned *best, int *nbest,
-    double *best_eff)
+search_radices_of (size_t n, unsigned values, unsigned most, int cutters,
+    unsigned *cur, int depth, int max, size_t rest, unsigned *best,
+    int *nbest, double *best_eff)
 {
   if (rest == 1) {
     double eff = stage_efficiency (n, cur, depth, values);
@@ -757,11 +767,38 @@ search_radices (size_t n, unsigned values, unsigned most, unsigned *cur,
     return;
   for (unsigned i = 0; i < N_FIXED_RADICES; i++) {
     unsigned r = fixed_radix_set[i];
-    if ((depth > 0 && r > cur[depth - 1]) || rest % r || r > most)
+    if ((depth > 0 && r > cur[depth - 1]) || rest % r || r > most ||
+        (stage_cutter (r) && !cutters))
       continue;
     cur[depth] = r;
-    search_radices (n, values, most, cur, depth + 1, max, rest / r, best,
-        nbest, best_eff);
+    search_radices_of (n, values, most, cutters, cur, depth + 1, max,
+        rest / r, best, nbest, best_eff);
+  }
+}
+
+/* search_radices_of, with the radices 6 and 14 only where they take a
+ * stage off (the plans of other lengths stay). On the H200 (2^24
+ * points, us, VkFFT) 1470 ran 123.1 as 2x15x7x7 -> 88.9 as 14x15x7
+ * (78.8), 2646 146.8 -> 118.6 as 14x9x7x3 (88.0), 2310 122.0 -> 98.8
+ * (87.1), 384 91.5 -> 79.2 as 8x8x6 (78.3), 42 101.7 -> 90.5 as 6x7
+ * (77.8). */
+static void
+search_radices (size_t n, unsigned values, unsigned most, unsigned *cur,
+    int depth, int max, size_t rest, unsigned *best, int *nbest,
+    double *best_eff)
+{
+  unsigned cut[CLF_MAX_STAGES];
+  int ncut = *nbest;
+  double cut_eff = *best_eff;
+
+  search_radices_of (n, values, most, 0, cur, depth, max, rest, best, nbest,
+      best_eff);
+  search_radices_of (n, values, most, 1, cur, depth, max, rest, cut, &ncut,
+      &cut_eff);
+  if (ncut < *nbest) {
+    memcpy (best, cut, ncut * sizeof (unsigned));
+    *nbest = ncut;
+    *best_eff = cut_eff;
   }
 }
 
@@ -779,16 +816,23 @@ even_radices_first (const unsigned *best, int n, unsigned *radices)
 }
 
 /* The fewest stages of radices up to values that multiply to n, the
- * busiest such, the largest radix first; 0 where there are none */
+ * busiest such, the largest radix first; 0 where there are none. One
+ * thread a transform (no stage passes through local memory) takes no
+ * radix 6 or 14 (cutters 0): on the H200 6 and 14 ran 77.7 and 81.4 us
+ * as 3x2 and 7x2, 78.3 and 83.5 as 6 and 14 (2^24 points). */
 static int
-fewest_radices (size_t n, unsigned values, unsigned *radices)
+fewest_radices (size_t n, unsigned values, int cutters, unsigned *radices)
 {
   unsigned cur[CLF_MAX_STAGES];
   double best_eff = 0.0;
   int nbest = CLF_MAX_STAGES + 1;
 
-  search_radices (n, values, values, cur, 0, CLF_MAX_STAGES, n, radices,
-      &nbest, &best_eff);
+  if (cutters)
+    search_radices (n, values, values, cur, 0, CLF_MAX_STAGES, n, radices,
+        &nbest, &best_eff);
+  else
+    search_radices_of (n, values, values, 0, cur, 0, CLF_MAX_STAGES, n,
+        radices, &nbest, &best_eff);
   return nbest > CLF_MAX_STAGES ? 0 : nbest;
 }
 
@@ -797,7 +841,7 @@ static int
 small_radices (size_t n, unsigned values, unsigned *radices)
 {
   unsigned best[CLF_MAX_STAGES];
-  int nbest = fewest_radices (n, values, best);
+  int nbest = fewest_radices (n, values, 1, best);
 
   return even_radices_first (best, nbest, radices);
 }
@@ -880,17 +924,29 @@ bluestein_radices (size_t n, unsigned values, unsigned *radices, int ns)
   return even_radices_first (wide, nwide, radices);
 }
 
+/* Whether stages hold a radix 2 */
+static int
+lone_two (const unsigned *radices, int ns)
+{
+  for (int i = 0; i < ns; i++)
+    if (radices[i] == 2)
+      return 1;
+  return 0;
+}
+
 /* The stages of fft_local for a length-n pass with values per thread:
  * local_radices, except in programs built for one length (planar ones:
  * planar_radices) where fewer stages, or stages that keep the threads
- * much busier, are possible with the composites 10 and 12. On the H100
+ * much busier, are possible with the composites 10 and 12 (and 6 and 14:
+ * search_radices). On the H100
  * 1000 = 10x10x10 ran 418-422 -> 378-381 us against 8x5x5x5 (VkFFT 380),
  * 1080 = 12x10x9 464-466 -> 407-408 against 8x9x15 (threads busy 87%
  * against 68%), 2160 = 12x12x15 234-236 -> 221 against 16x9x15; the
  * 1080-point columns of 1920x1080 (32 values: 91% busy) keep 8x9x15,
  * which ran 2-5% faster.
- * Below 256 points the stages stay: a work-group holds several such
- * transforms (3840x2160's 45- and 48-point columns ran no faster). */
+ * Below 256 points the stages stay (but for a lone factor 2, below): a
+ * work-group holds several such transforms (3840x2160's 45- and 48-point
+ * columns ran no faster). */
 static int
 fixed_radices (ClfContext * ctx, size_t n, unsigned values, cl_uint flags,
     unsigned *radices)
@@ -920,8 +976,17 @@ fixed_radices (ClfContext * ctx, size_t n, unsigned values, cl_uint flags,
     radices[2] = 16;
     return ns;
   }
-  if (n < 256)
+  if (n < 256) {
+    /* but plain rows whose lone factor 2 takes a stage of its own take
+     * the fewest stages: on the H200 (2^24 points) 150 ran 103.6 us as
+     * 2x15x5 and 89.4 as 10x15, 210 106.2 and 85.1 as 14x15, 126 88.5 and
+     * 84.0 as 14x9 */
+    if (!(flags & NOT_PLAIN_ROWS) && lone_two (radices, ns) &&
+        (k = fewer_stages (n, values, 16, ns, best)) < ns &&
+        local_threads (n, best, k, values) <= group_threads ())
+      return even_radices_first (best, k, radices);
     return ns;
+  }
   for (int i = 0; i < ns; i++)
     if (radices[i] > 16)
       return ns;

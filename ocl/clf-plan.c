@@ -367,7 +367,9 @@ columns_per_group (ClfContext * ctx, size_t n, size_t T)
  * - 16 would need more than 256 threads for one transform: NVIDIA
  *   allowed none of those programs more than 256 (2592, 2916, 3240,
  *   3456, 3888, 4000, 4032 and 4095 on the H100), and each such build
- *   cost 0.4-0.6 s before the 32-value one;
+ *   cost 0.4-0.6 s before the 32-value one (plain rows count the threads
+ *   of the stages they run, fixed_radices', not of local_radices');
+ * - plain rows of even length that 32 values take in fewer stages;
  * - long columns (few to a work-group) whose stages would need more
  *   than twice the threads: 1080 = 8x9x15 (120 threads against 40) ran
  *   25% slower with 16;
@@ -566,6 +568,26 @@ thread_values (ClfContext * ctx, size_t n, cl_uint flags)
     return 16;
   t16 = local_threads (n, radices, ns, 16);
   t32 = local_threads (n, radices, ns, 32);
+  if (!(flags & (NOT_PLAIN_ROWS | GENERIC | PLANAR | BLUESTEIN_PASS)) &&
+      specialize (ctx)) {
+    int k16 = fixed_radices (ctx, n, 16, flags, radices);
+    size_t T16 = local_threads (n, radices, k16, 16);
+    int k32 = fixed_radices (ctx, n, 32, flags, radices);
+
+    /* plain rows by the stages they run, not by their primes: 16 values
+     * where those stages fit 256 threads in no more stages than 32
+     * values take, 32 where an even length takes fewer stages there. On
+     * the H200 (2^24 points, us, VkFFT) 2880 = 16x12x15 ran 97.9 -> 86.4
+     * in 16 values (85.1), 2700 102.5 -> 91.1 (99.1), 2520 99.4 -> 89.9
+     * (91.6), 2340 105.1 -> 93.4 (91.6); 3750 113.1 as 10x15x5x5 in 32
+     * values against 136.2 as 2x15x5x5x5 in 16 (97.8). (25 and 27 in even
+     * lengths of 32 values, where they cut a stage, won as often as they
+     * lost: 4000 1.21x, 3200 1.16x, 1250 0.87x, 1750 0.91x.) */
+    if (n % 2 == 0 && k32 < k16)
+      return 32;
+    if (T16 <= 256 && k16 <= k32)
+      t16 = T16;
+  }
   if (t16 > 256)
     return 32;
   /* odd lengths whose stages the composites 25 and 27 cut by two: on
@@ -781,7 +803,9 @@ search_radices_of (size_t n, unsigned values, unsigned most, int cutters,
  * points, us, VkFFT) 1470 ran 123.1 as 2x15x7x7 -> 88.9 as 14x15x7
  * (78.8), 2646 146.8 -> 118.6 as 14x9x7x3 (88.0), 2310 122.0 -> 98.8
  * (87.1), 384 91.5 -> 79.2 as 8x8x6 (78.3), 42 101.7 -> 90.5 as 6x7
- * (77.8). */
+ * (77.8); of the 93 lengths up to 4096 whose plans changed (with
+ * thread_values' and fixed_radices' rules for them) 79 ran more than 2%
+ * faster, 2 slower (1960 0.94x, 180 0.97x), 8% in the geometric mean. */
 static void
 search_radices (size_t n, unsigned values, unsigned most, unsigned *cur,
     int depth, int max, size_t rest, unsigned *best, int *nbest,

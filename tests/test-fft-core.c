@@ -701,6 +701,37 @@ test_one_thread (void)
   use_gpu_programs (0, 1);
 }
 
+/* the composites 6 = 2x3 and 14 = 2x7 (GPU programs), which hold a lone
+ * factor 2 where it would take a stage of its own: rows from 256 points
+ * (fewest stages), below it (the lone-2 rule), in 8 values, and rows of
+ * 16 values; transforms of one thread keep their stages */
+static void
+test_stage_cutters (void)
+{
+  static const size_t sizes[] = { 42, 54, 150, 210, 294, 1470, 2646 };
+
+  use_gpu_programs (1, 1);
+  check_plan_uses (1470, 0, "local(1470:14x15x7)");
+  check_plan_uses (2646, 0, "local(2646:14x9x7x3)");
+  check_plan_uses (210, 0, "local(210:14x15)");
+  /* no stage to take off: 1458 keeps its radix 2 */
+  check_plan_uses (1458, 0, "local(1458:2x9x9x9)");
+  check_plan_uses (14, 0, "local(14:7x2,block,one thread)");
+  check_lengths ("radices 6 and 14", sizes,
+      sizeof (sizes) / sizeof (sizes[0]));
+  setenv ("CLFFT_THREAD_VALUES", "8", 1);
+  check_plan_uses (42, 0, "local(42:6x7)");
+  check_err ("radix 6 in 8 values", 42, 1, run_simple (CLF_C2C,
+          CLF_INVERSE, 42, 0, 5));
+  check_err ("radix 6 in 8 values, three stages", 384, 1,
+      run_simple (CLF_C2C, CLF_FORWARD, 384, 0, 3));
+  setenv ("CLFFT_THREAD_VALUES", "16", 1);
+  check_err ("radix 14 in 16 values", 2520, 1, run_simple (CLF_C2C,
+          CLF_FORWARD, 2520, 0, 2));
+  unsetenv ("CLFFT_THREAD_VALUES");
+  use_gpu_programs (0, 1);
+}
+
 /* fft_local keeping its values in registers between stages and passing
  * them through local memory one component at a time, as GPUs run 8192
  * and 6720 (CLFFT_PLANAR=1 uses it wherever the layout allows, and
@@ -1404,6 +1435,7 @@ main (int argc, char **argv)
   harness_run ("fft_local block I/O", test_block_io);
   harness_run ("fft_local one thread a transform", test_one_thread);
   harness_run ("fft_local 8 values", test_eight_values);
+  harness_run ("fft_local radices 6 and 14", test_stage_cutters);
   harness_run ("Bluestein in one pass", test_bluestein_one_pass);
   harness_run ("fft_local planar exchange", test_planar_exchange);
   harness_run ("four-step twiddle on either pass", test_four_step_twiddles);

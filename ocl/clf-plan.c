@@ -760,7 +760,7 @@ fixed_radix_ok (unsigned r)
 }
 
 /* The composites 6 = 2x3 and 14 = 2x7 hold a length's lone factor 2,
- * which otherwise costs a stage of its own (stage_cutters) */
+ * which otherwise costs a stage of its own (search_radices) */
 static int
 stage_cutter (unsigned r)
 {
@@ -948,9 +948,10 @@ bluestein_radices (size_t n, unsigned values, unsigned *radices, int ns)
   return even_radices_first (wide, nwide, radices);
 }
 
-/* Whether stages hold a radix 2 */
+/* Whether stages hold a radix 2: a lone factor 2, or one left over
+ * from a power of two */
 static int
-lone_two (const unsigned *radices, int ns)
+has_radix_two (const unsigned *radices, int ns)
 {
   for (int i = 0; i < ns; i++)
     if (radices[i] == 2)
@@ -1005,7 +1006,7 @@ fixed_radices (ClfContext * ctx, size_t n, unsigned values, cl_uint flags,
      * the fewest stages: on the H200 (2^24 points) 150 ran 103.6 us as
      * 2x15x5 and 89.4 as 10x15, 210 106.2 and 85.1 as 14x15, 126 88.5 and
      * 84.0 as 14x9 */
-    if (!(flags & NOT_PLAIN_ROWS) && lone_two (radices, ns) &&
+    if (!(flags & NOT_PLAIN_ROWS) && has_radix_two (radices, ns) &&
         (k = fewer_stages (n, values, 16, ns, best)) < ns &&
         local_threads (n, best, k, values) <= group_threads ())
       return even_radices_first (best, k, radices);

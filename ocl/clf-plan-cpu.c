@@ -193,17 +193,50 @@ best_from (size_t n, size_t ns, int order, size_t *keys, Choice *memo,
   return best;
 }
 
+/* CLFFT_CPU_RADICES=AxBx... (for comparing plans): those stages, in that
+ * order, where they are radices of cpu_radix_set that multiply to n, at
+ * least two. Their count, or 0. */
+static int
+cpu_radices_from_env (size_t n, unsigned *radices)
+{
+  const char *env = getenv ("CLFFT_CPU_RADICES");
+  char *end = (char *) env;
+  size_t product = 1;
+  int k = 0;
+
+  if (!env)
+    return 0;
+  while (*end && k < MAX_CPU_STAGES) {
+    unsigned r = (unsigned) strtoul (end, &end, 10);
+    int known = 0;
+    for (unsigned i = 0; i < NRADICES; i++)
+      known |= cpu_radix_set[i] == r;
+    if (!known)
+      return 0;
+    radices[k++] = r;
+    product *= r;
+    if (*end && *end++ != 'x')
+      return 0;
+  }
+  return *end || product != n || k < 2 ? 0 : k;
+}
+
 /* Radices of the CPU kernels for n in the given order, in stage order.
  * Returns the number of stages (and the estimated cost), -1 if n has
  * another prime factor or is a single radix. */
 static int
 cpu_radices (size_t n, int order, unsigned *radices, double *cost)
 {
-  size_t *keys = malloc (4096 * sizeof (size_t));
-  Choice *memo = malloc (4096 * sizeof (Choice));
+  size_t *keys, ns = 1;
+  Choice *memo;
   int nmemo = 0, count = 0;
-  size_t ns = 1;
 
+  if ((count = cpu_radices_from_env (n, radices)) > 0) {
+    *cost = 0.0;
+    return count;
+  }
+  keys = malloc (4096 * sizeof (size_t));
+  memo = malloc (4096 * sizeof (Choice));
   *cost = 1e30;
   if (!keys || !memo || n < 2) {
     free (keys);

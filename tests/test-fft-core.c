@@ -1025,6 +1025,17 @@ test_cpu_path_composites (void)
   check_plan_uses (1364, 0, "cput(1364:22x62)");
   check_plan_uses (2046, 0, "cput(2046:33x62)");
   check_lengths ("cpu composites", sizes, sizeof (sizes) / sizeof (sizes[0]));
+  /* CLFFT_CPU_RADICES sets the stages where they multiply to the length,
+   * in the order CLFFT_CPU_ORDER asks for */
+  setenv ("CLFFT_CPU_RADICES", "7x4", 1);
+  setenv ("CLFFT_CPU_ORDER", "1", 1);
+  check_plan_uses (28, 0, "cput(28:7x4");
+  check_err ("cpu radices from the environment", 28, 1,
+      run_simple (CLF_C2C, CLF_INVERSE, 28, 0, 9));
+  unsetenv ("CLFFT_CPU_ORDER");
+  check_plan_uses (28, 0, "cpu(28:7x4");
+  check_plan_lacks (30, 0, "7x4");
+  unsetenv ("CLFFT_CPU_RADICES");
   unsetenv ("CLFFT_CPU_PATH");
 }
 

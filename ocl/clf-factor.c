@@ -163,3 +163,22 @@ clf_three_step_split (size_t n, size_t limit, size_t f[3])
   }
   return best != 0;
 }
+
+int
+clf_radices_from_env (const char *name, size_t n, unsigned *radices, int max)
+{
+  const char *env = getenv (name);
+  char *end = (char *) env;
+  size_t product = 1;
+  int k = 0;
+
+  if (!env)
+    return 0;
+  while (*end && k < max) {
+    radices[k] = (unsigned) strtoul (end, &end, 10);
+    product *= radices[k++];
+    if (*end && *end++ != 'x')
+      return 0;
+  }
+  return *end || product != n ? 0 : k;
+}

@@ -199,26 +199,17 @@ best_from (size_t n, size_t ns, int order, size_t *keys, Choice *memo,
 static int
 cpu_radices_from_env (size_t n, unsigned *radices)
 {
-  const char *env = getenv ("CLFFT_CPU_RADICES");
-  char *end = (char *) env;
-  size_t product = 1;
-  int k = 0;
+  int k = clf_radices_from_env ("CLFFT_CPU_RADICES", n, radices,
+      MAX_CPU_STAGES);
 
-  if (!env)
-    return 0;
-  while (*end && k < MAX_CPU_STAGES) {
-    unsigned r = (unsigned) strtoul (end, &end, 10);
+  for (int i = 0; i < k; i++) {
     int known = 0;
-    for (unsigned i = 0; i < NRADICES; i++)
-      known |= cpu_radix_set[i] == r;
+    for (unsigned j = 0; j < NRADICES; j++)
+      known |= cpu_radix_set[j] == radices[i];
     if (!known)
       return 0;
-    radices[k++] = r;
-    product *= r;
-    if (*end && *end++ != 'x')
-      return 0;
   }
-  return *end || product != n || k < 2 ? 0 : k;
+  return k < 2 ? 0 : k;
 }
 
 /* Radices of the CPU kernels for n in the given order, in stage order.

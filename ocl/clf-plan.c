@@ -876,24 +876,12 @@ small_radices (size_t n, unsigned values, unsigned *radices)
 static int
 radices_from_env (size_t n, unsigned values, unsigned *radices)
 {
-  const char *env = getenv ("CLFFT_RADICES");
   unsigned given[CLF_MAX_STAGES];
-  char *end = (char *) env;
-  size_t product = 1;
-  int k = 0;
+  int k = clf_radices_from_env ("CLFFT_RADICES", n, given, CLF_MAX_STAGES);
 
-  if (!env)
-    return 0;
-  while (*end && k < CLF_MAX_STAGES) {
-    given[k] = (unsigned) strtoul (end, &end, 10);
-    if (!fixed_radix_ok (given[k]) || given[k] > values)
+  for (int i = 0; i < k; i++)
+    if (!fixed_radix_ok (given[i]) || given[i] > values)
       return 0;
-    product *= given[k++];
-    if (*end && *end++ != 'x')
-      return 0;
-  }
-  if (*end || product != n)
-    return 0;
   memcpy (radices, given, k * sizeof (unsigned));
   return k;
 }

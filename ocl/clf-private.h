@@ -61,6 +61,11 @@ size_t clf_context_max_work_group (ClfContext * ctx);
 #define CLF_MAX_STAGES 16
 int clf_factor_radices (size_t n, unsigned *radices, int max_stages);
 unsigned clf_radix_code (unsigned radix);
+/* The stages "AxBx..." that environment variable name gives for length
+ * n (tuning knobs): their count, 0 where it is unset, malformed, longer
+ * than max or multiplies to another length */
+int clf_radices_from_env (const char *name, size_t n, unsigned *radices,
+    int max);
 int clf_is_smooth (size_t n);   /* all prime factors <= 31 */
 size_t clf_next_smooth (size_t n);      /* smallest 2^a 3^b 5^c 7^d >= n */
 size_t clf_four_step_split (size_t n, size_t limit);    /* N1 | n, or 0 */

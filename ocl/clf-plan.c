@@ -554,7 +554,7 @@ thread_values (ClfContext * ctx, size_t n, cl_uint flags)
   unsigned want = env ? (unsigned) atoi (env) : 0;
   unsigned radices[CLF_MAX_STAGES];
   size_t t16, t32;
-  int ns;
+  int ns, k16, k32;
 
   if ((want == 4 || want == 8) &&
       few_value_radices (ctx, n, want, flags, radices) > 0)
@@ -568,11 +568,12 @@ thread_values (ClfContext * ctx, size_t n, cl_uint flags)
     return 16;
   t16 = local_threads (n, radices, ns, 16);
   t32 = local_threads (n, radices, ns, 32);
+  /* the stages each count runs (radices keeps the 16-value ones) */
+  k32 = fixed_radices (ctx, n, 32, flags, radices);
+  k16 = fixed_radices (ctx, n, 16, flags, radices);
   if (!(flags & (NOT_PLAIN_ROWS | GENERIC | PLANAR | BLUESTEIN_PASS)) &&
       specialize (ctx)) {
-    int k16 = fixed_radices (ctx, n, 16, flags, radices);
     size_t T16 = local_threads (n, radices, k16, 16);
-    int k32 = fixed_radices (ctx, n, 32, flags, radices);
 
     /* plain rows by the stages they run, not by their primes: 16 values
      * where those stages fit 256 threads in no more stages than 32
@@ -596,8 +597,7 @@ thread_values (ClfContext * ctx, size_t n, cl_uint flags)
    * the threads lost as often as the stage won (2187 = 27x9x9 126
    * against 132, 675 = 27x25 141 against 147, but 729 = 27x27 88 against
    * 82-86, 1875 = 25x25x3 118-121 against 109-110) */
-  if (n % 2 && fixed_radices (ctx, n, 32, flags, radices) + 2 <=
-      fixed_radices (ctx, n, 16, flags, radices))
+  if (n % 2 && k32 + 2 <= k16)
     return 32;
   if (eight_values_pay (ctx, n, flags))
     return 8;

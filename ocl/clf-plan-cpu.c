@@ -31,7 +31,8 @@
  * dimension-0 extent that is not a multiple runs its rest scalar */
 #define LANES 8
 /* butterflies of one work-item in the last stage of the transposed
- * order (GROUP in kernels/fft_cpu.cl, MODE 4) */
+ * order, or transforms of one work-item in whole rows (GROUP in
+ * kernels/fft_cpu.cl, MODE 4 and 5) */
 #define LAST_STAGE_GROUP 8
 /* the most work-items of a stage's scalar rest that run in its main launch
  * (add_stage_launches) */
@@ -73,12 +74,21 @@ static const unsigned cpu_radix_set[] = { 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
 
 #define NRADICES (sizeof (cpu_radix_set) / sizeof (cpu_radix_set[0]))
 
+/* Composites of kernels/fft_cpu.cl that only whole rows take: with them
+ * every length up to 64 of prime factors up to 31 runs as one stage */
+static const unsigned whole_only_set[] = { 26, 34, 38, 39, 44, 46, 51, 52,
+  55, 57, 58
+};
+
+#define NWHOLE_ONLY (sizeof (whole_only_set) / sizeof (whole_only_set[0]))
+
 /* How the rows of an axis are laid out between stages */
 enum
 {
   ORDER_STOCKHAM = 0,           /* MODE 0/1: y[q*NS*R + r*NS + k] */
   ORDER_TRANSPOSED = 1,         /* MODE 3/4: y[(r*NS + k)*Q + q] */
-  ORDER_COLUMNS = 2             /* MODE 2 */
+  ORDER_COLUMNS = 2,            /* MODE 2 */
+  ORDER_WHOLE = 3               /* MODE 5: one stage, a transform a lane */
 };
 
 /* Relative cost of one stage, in units of one pass over the data at full
@@ -252,6 +262,37 @@ cpu_radices (size_t n, int order, unsigned *radices, double *cost)
   return count;
 }
 
+/* Whether the rows of fx run whole, one stage of radix n (MODE 5): n one
+ * of the radices or of whole_only_set, complex rows (a real axis as its
+ * half, see real_half) without an input extent or multiplier, and no
+ * stages set by CLFFT_CPU_RADICES. CLFFT_CPU_WHOLE=0 turns it off (for
+ * comparing plans). Two stages of short radices fill few of a vector's
+ * lanes and pass over memory twice: on a 2-core EPYC (PoCL 3.1), 2^20
+ * points of 28 took 3.3 ms as 2x14, 1.1-1.2 as 4x7 or 7x4 and 0.42 whole
+ * (docs/benchmarks.md, "Thirty-seventh session"). */
+static int
+whole_rows_fit (const Axis * fx, size_t cols)
+{
+  const char *env = getenv ("CLFFT_CPU_WHOLE");
+  unsigned radices[MAX_CPU_STAGES];
+
+  if ((env && env[0] == '0') || cols)
+    return 0;
+  if (fx->flags & (IN_REAL | IN_HERMITIAN | OUT_REAL))
+    return 0;
+  if ((fx->in_extent && fx->in_extent < fx->n) || fx->multiplier)
+    return 0;
+  if (cpu_radices_from_env (fx->n, radices) > 0)
+    return 0;
+  for (unsigned i = 0; i < NRADICES; i++)
+    if (cpu_radix_set[i] == fx->n)
+      return 1;
+  for (unsigned i = 0; i < NWHOLE_ONLY; i++)
+    if (whole_only_set[i] == fx->n)
+      return 1;
+  return 0;
+}
+
 /* work-group size along dimension 0: a multiple of LANES when the extent
  * is one */
 static size_t
@@ -403,8 +444,8 @@ static ClfStatus
 add_stage_launches (ClfPlan * plan, const Stage * st, int src, int dst,
     size_t c0, size_t width, size_t off1, size_t size1, ClfError * err)
 {
-  /* MODE 4 vectorises within the work-item: no scalar rest */
-  size_t main = st->mode == 4 ? width : width >= LANES ?
+  /* MODE 4 and 5 vectorise within the work-item: no scalar rest */
+  size_t main = st->mode >= 4 ? width : width >= LANES ?
       width - width % LANES : 0;
   /* A small rest runs in the same launch, as the scalar tail of work-groups
    * one extent wide: a command costs PoCL's pthread driver more than a few
@@ -583,14 +624,19 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
 
   if (!clf_plan_cpu_enabled (ctx))
     return 0;
-  if (real && cpu_radices (fx.n, ORDER_STOCKHAM, radices, &cost) < 2)
+  if (real && !whole_rows_fit (&fx, column_count (&fx)) &&
+      cpu_radices (fx.n, ORDER_STOCKHAM, radices, &cost) < 2)
     real = 0;
   if (!real)
     fx = *ax;
   n = fx.n;
   cols = column_count (&fx);
   target = chunk_bytes (n * batch * sizeof (cl_float2));
-  if (cols) {
+  if (whole_rows_fit (&fx, cols)) {
+    order = ORDER_WHOLE;
+    ns = 1;
+    radices[0] = (unsigned) n;
+  } else if (cols) {
     order = ORDER_COLUMNS;
     ns = cpu_radices (n, order, radices, &cost);
   } else {
@@ -608,8 +654,9 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
       memcpy (radices, r2, sizeof (r2));
     }
   }
-  /* one stage would read and write the same buffer in place */
-  if (ns < 2)
+  /* one stage would read and write the same buffer in place, but for
+   * whole rows (a work-item reads its transforms before it writes them) */
+  if (ns < 2 && order != ORDER_WHOLE)
     return 0;
   memset (stages, 0, sizeof (stages));
   memset (&real_pass, 0, sizeof (real_pass));
@@ -626,6 +673,9 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
       chunk = batch;
     while ((batch + chunk - 1) / chunk > MAX_CHUNKS)
       chunk *= 2;
+    /* whole rows launch groups of LAST_STAGE_GROUP transforms */
+    if (order == ORDER_WHOLE && chunk % LAST_STAGE_GROUP)
+      chunk += LAST_STAGE_GROUP - chunk % LAST_STAGE_GROUP;
     if (chunk > batch)
       chunk = batch;
   } else {
@@ -673,7 +723,8 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
     *status = err ? err->code : CLF_ERROR_OPENCL;
     return 1;
   }
-  for (int i = 0; i < (ns > 2 || real ? 2 : 1); i++) {
+  /* whole rows of a complex axis go from its input to its output */
+  for (int i = 0; i < (ns > 2 || real ? 2 : ns - 1); i++) {
     scratch[i] = clf_plan_shared_scratch (plan, i, (n + (real ? 1 : 0)) *
         (cols ? column_pitch (cw) * ow : chunk) * sizeof (cl_float2), err);
     if (scratch[i] < 0) {
@@ -684,11 +735,11 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
 
   if (real)
     snprintf (note, sizeof (note), " cpu%s(%zu as %s %zu:", order ==
-        ORDER_TRANSPOSED ? "t" : "", ax->n, real == IN_REAL ? "split" :
-        "merged", n);
+        ORDER_TRANSPOSED ? "t" : order == ORDER_WHOLE ? "w" : "", ax->n,
+        real == IN_REAL ? "split" : "merged", n);
   else
     snprintf (note, sizeof (note), " cpu%s(%zu:", cols ? "cols" :
-        order == ORDER_TRANSPOSED ? "t" : "", n);
+        order == ORDER_TRANSPOSED ? "t" : order == ORDER_WHOLE ? "w" : "", n);
   for (int s = 0; s < ns; s++)
     snprintf (note + strlen (note), sizeof (note) - strlen (note), "%s%u",
         s ? "x" : "", radices[s]);
@@ -725,6 +776,11 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
       sg->mode = 2;
       sg->e0 = cols;
       sg->e1 = n / R;
+    } else if (order == ORDER_WHOLE) {
+      /* dimension 1 counts groups of transforms (the launches below) */
+      sg->mode = 5;
+      sg->e0 = 1;
+      sg->e1 = 1;
     } else if (order == ORDER_TRANSPOSED) {
       sg->mode = last ? 4 : 3;
       sg->e0 = last ? (ns_prod + LAST_STAGE_GROUP - 1) / LAST_STAGE_GROUP :
@@ -762,6 +818,9 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
             keep < n ? keep : (cl_uint) n, tw_off[s],
         (cl_uint) sg->e1, flags, 0, in_extent ? fx.in_extent : (cl_uint) n}
     };
+    /* whole rows: the last group's transforms stop at the batch */
+    if (sg->mode == 5)
+      params.s[6] = (cl_uint) batch;
 
     sg->main = clf_context_create_kernel_full (ctx, "fft_cpu", defines,
         "fft_cpu_pass", err);
@@ -801,8 +860,13 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
       }
       for (int s = 0; s < ns && st == CLF_OK; s++) {
         int dst = s == ns - 1 && real != IN_REAL ? ax->dst : scratch[s % 2];
-        st = add_stage_launches (plan, &stages[s], src, dst, 0,
-            stages[s].e0, b0 * stages[s].e1, nb * stages[s].e1, err);
+        if (stages[s].mode == 5)
+          st = add_stage_launches (plan, &stages[s], src, dst, 0, 1,
+              b0 / LAST_STAGE_GROUP, (nb + LAST_STAGE_GROUP - 1) /
+              LAST_STAGE_GROUP, err);
+        else
+          st = add_stage_launches (plan, &stages[s], src, dst, 0,
+              stages[s].e0, b0 * stages[s].e1, nb * stages[s].e1, err);
         src = dst;
       }
       if (st == CLF_OK && real == IN_REAL)

@@ -1319,6 +1319,81 @@ check_extent_cases (void)
   check_extents ("extents", 1009, 2, CLF_FORWARD, 500, 1, 300);
 }
 
+/* Rows of up to 64 points of prime factors up to 31 run whole in one
+ * stage on the CPU path, eight transforms in a work-item's lanes (MODE 5
+ * of kernels/fft_cpu.cl): the composites only whole rows take, lengths
+ * below 4 and every remainder of 4 (rows loaded 4 values at a time),
+ * batches that leave a partial group, chunks, in place, rows of other
+ * strides and an output extent. "every length 1..1024" runs the other
+ * lengths (batches of 2). */
+static void
+test_cpu_path_whole_rows (void)
+{
+  static const size_t sizes[] = { 2, 3, 5, 6, 7, 12, 26, 28, 31, 34, 38,
+    39, 44, 46, 51, 52, 55, 57, 58, 62, 64
+  };
+  ClfPlanDesc d;
+
+  setenv ("CLFFT_CPU_PATH", "1", 1);
+  check_plan_uses (28, 0, "cpuw(28:28)");
+  check_plan_uses (58, 0, "cpuw(58:58)");
+  check_plan_lacks (66, 0, "cpuw");
+  check_plan_lacks (37, 0, "cpuw");
+  setenv ("CLFFT_CPU_WHOLE", "0", 1);
+  check_plan_lacks (28, 0, "cpuw");
+  unsetenv ("CLFFT_CPU_WHOLE");
+  for (size_t i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++)
+    check_err ("whole rows c2c", sizes[i], 1, run_simple (CLF_C2C,
+            CLF_FORWARD, sizes[i], 0, 13));
+  check_err ("whole rows inverse", 7, 1, run_simple (CLF_C2C, CLF_INVERSE, 7,
+          0, 13));
+  check_err ("whole rows inverse", 58, 1, run_simple (CLF_C2C, CLF_INVERSE,
+          58, 0, 16));
+  check_err ("whole rows 2d", 12, 10, run_simple (CLF_C2C, CLF_FORWARD, 12,
+          10, 3));
+  /* real rows of 2n points as n complex values (real_half) */
+  {
+    ClfContext *ctx = harness_context ();
+    ClfError err = { 0, };
+    ClfPlan *plan;
+    clf_plan_desc_init (&d, CLF_R2C, CLF_FORWARD, 56, 0, 9);
+    plan = clf_plan_new (ctx, &d, &err);
+    CHECK (plan && strstr (clf_plan_describe (plan), "cpuw(56 as split 28:28"),
+        "R2C 56 not as whole rows of 28: %s", plan ?
+        clf_plan_describe (plan) : err.message);
+    clf_plan_free (plan);
+  }
+  check_err ("whole rows r2c", 56, 1, run_simple (CLF_R2C, CLF_FORWARD, 56, 0,
+          9));
+  check_err ("whole rows c2r", 56, 1, run_simple (CLF_C2R, CLF_INVERSE, 56, 0,
+          9));
+  check_err ("whole rows r2c", 14, 1, run_simple (CLF_R2C, CLF_FORWARD, 14, 0,
+          19));
+  check_err ("whole rows c2r", 128, 1, run_simple (CLF_C2R, CLF_INVERSE, 128,
+          0, 3));
+
+  /* in place, normalised; chunks of 24 transforms and a partial last */
+  clf_plan_desc_init (&d, CLF_C2C, CLF_INVERSE, 28, 0, 101);
+  d.normalize = 1;
+  check_err ("whole rows in place", 28, 1, run_case (&d, 0, 1));
+  setenv ("CLFFT_CPU_CHUNK", "4096", 1);
+  check_err ("whole rows in chunks", 28, 1, run_case (&d, 0, 0));
+  check_err ("whole rows in chunks in place", 28, 1, run_case (&d, 0, 1));
+  unsetenv ("CLFFT_CPU_CHUNK");
+
+  /* elements two apart, rows at odd distances: lanes loaded one by one */
+  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 12, 0, 11);
+  d.in.stride[0] = 2;
+  d.in.dist = 25;
+  d.out.offset = 3;
+  d.out.dist = 13;
+  check_err ("whole rows strided", 12, 1, run_case (&d, 0, 0));
+
+  /* an output extent: vector stores below it, single values at its edge */
+  check_extents ("whole rows extent", 60, 11, CLF_INVERSE, 0, 0, 37);
+  unsetenv ("CLFFT_CPU_PATH");
+}
+
 /* ClfPlanDesc's input extent, multiplier and output extent: on the
  * device's own path (PoCL: CPU passes, in both orders and in chunks),
  * through the pass that applies them before other transforms, and
@@ -1466,6 +1541,7 @@ main (int argc, char **argv)
   harness_run ("in place", test_in_place);
   harness_run ("round trip", test_round_trip);
   harness_run ("CPU path composites of 11 and 31", test_cpu_path_composites);
+  harness_run ("CPU path whole rows", test_cpu_path_whole_rows);
   harness_run ("CPU path in chunks", test_cpu_path_chunks);
   harness_run ("CPU path C2R first stages", test_cpu_path_c2r);
   harness_run ("CPU path real transforms at half length",

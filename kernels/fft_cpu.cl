@@ -2038,6 +2038,48 @@ store4 (__global float **orow, int r0, cf * v, float scale, float sign_out)
     vstore8 (a[j], 0, orow[j] + 2 * r0);
 }
 
+#if R < 4
+/* float e of each of the GROUP rows of 2R floats in span, in lanes */
+INL float8
+span_lanes (const float8 * span, int e)
+{
+  float x[GROUP];
+  _Pragma ("unroll")
+  for (int j = 0; j < GROUP; j++) {
+    int f = j * 2 * R + e;
+    x[j] = lane (span[f / 8], f % 8);
+  }
+  return (float8) (x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]);
+}
+
+/* floats 8i to 8i+7 of the GROUP rows' span, scaled (the inverse of
+ * span_lanes) */
+INL float8
+span_part (const cf * v, int i, float scale_re, float scale_im)
+{
+  float x[8];
+  _Pragma ("unroll")
+  for (int k = 0; k < 8; k++) {
+    int f = 8 * i + k, j = f / (2 * R), w = f % (2 * R);
+    x[k] = w % 2 ? scale_im * lane (v[w / 2].i, j) :
+        scale_re * lane (v[w / 2].r, j);
+  }
+  return (float8) (x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]);
+}
+#endif
+
+/* batch_offset (a, b0 + d) for d < GROUP: one step on from b0 where the
+ * group stays within one run of level 0 (always for packed rows), as the
+ * divisions for every transform cost short rows a quarter of their time */
+INL uint
+group_offset (clf_addr a, uint b0, uint d)
+{
+  uint q = b0 / a.s5;
+  if (b0 - q * a.s5 + GROUP <= a.s5)
+    return (b0 - q * a.s5 + d) * a.s2 + outer_offset (a, q);
+  return batch_offset (a, b0 + d);
+}
+
 INL void
 whole_rows (__global const float *restrict src, __global float *restrict dst,
     clf_addr in, clf_addr out, uint ib0, uint ob0, uint nb, uint is,
@@ -2051,9 +2093,9 @@ whole_rows (__global const float *restrict src, __global float *restrict dst,
   _Pragma ("unroll")
   for (int j = 0; j < GROUP; j++) {
     uint d = min ((uint) j, nb - 1);
-    row[j] = src + 2 * (size_t) (in.s0 + batch_offset (in, ib0 + d));
-    orow[j] = dst + OUT_FLOATS * (size_t) (out.s0 +
-        batch_offset (out, ob0 + d));
+    row[j] = src + 2 * (size_t) (in.s0 + group_offset (in, ib0, d));
+    orow[j] = dst + OUT_FLOATS * (size_t) (out.s0 + group_offset (out, ob0,
+            d));
   }
 #ifdef IN_UNIT
   _Pragma ("unroll")
@@ -2063,11 +2105,27 @@ whole_rows (__global const float *restrict src, __global float *restrict dst,
     load4 (row, R - 4, v, sign_in);
     r = R;
   }
+#if R < 4
+  /* rows of 2 or 3 values next to each other: the group's span as
+   * vectors, taken apart in registers */
+  if (row[GROUP - 1] == row[0] + 2 * R * (GROUP - 1)) {
+    float8 span[2 * R];
+    _Pragma ("unroll")
+    for (int i = 0; i < 2 * R; i++)
+      span[i] = vload8 (i, row[0]);
+    _Pragma ("unroll")
+    for (r = 0; r < R; r++)
+      v[r] = mk (span_lanes (span, 2 * r), sign_in * span_lanes (span,
+              2 * r + 1));
+  }
 #endif
-  _Pragma ("unroll")
-  for (; r < R; r++)
-    v[r] = mk (lanes_at (row, 2 * r * is), sign_in * lanes_at (row,
-            2 * r * is + 1));
+#endif
+  if (r < R) {
+    _Pragma ("unroll")
+    for (r = 0; r < R; r++)
+      v[r] = mk (lanes_at (row, 2 * r * is), sign_in * lanes_at (row,
+              2 * r * is + 1));
+  }
 
   DFT_R (R) (v);
 
@@ -2081,6 +2139,15 @@ whole_rows (__global const float *restrict src, __global float *restrict dst,
       store4 (orow, R - 4, v, scale, sign_out);
     return;
   }
+#if R < 4
+  if (nb == GROUP && limit >= R &&
+      orow[GROUP - 1] == orow[0] + 2 * R * (GROUP - 1)) {
+    _Pragma ("unroll")
+    for (int i = 0; i < 2 * R; i++)
+      vstore8 (span_part (v, i, scale, sign_out * scale), i, orow[0]);
+    return;
+  }
+#endif
 #endif
   _Pragma ("unroll")
   for (r = 0; r < R; r++) {

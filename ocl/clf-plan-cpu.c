@@ -268,7 +268,7 @@ cpu_radices (size_t n, int order, unsigned *radices, double *cost)
  * stages set by CLFFT_CPU_RADICES. CLFFT_CPU_WHOLE=0 turns it off (for
  * comparing plans). Two stages of short radices fill few of a vector's
  * lanes and pass over memory twice: on a 2-core EPYC (PoCL 3.1), 2^20
- * points of 28 took 3.3 ms as 2x14, 1.1-1.2 as 4x7 or 7x4 and 0.42 whole
+ * points of 28 took 3.3 ms as 2x14, 1.1-1.2 as 4x7 or 7x4, 0.4-0.6 whole
  * (docs/benchmarks.md, "Thirty-seventh session"). */
 static int
 whole_rows_fit (const Axis * fx, size_t cols)

@@ -708,10 +708,16 @@ test_one_thread (void)
 static void
 test_stage_cutters (void)
 {
-  static const size_t sizes[] = { 42, 54, 150, 210, 294, 1470, 2646 };
+  static const size_t sizes[] = { 42, 54, 150, 210, 294, 490, 1470, 2646,
+    3430
+  };
 
   use_gpu_programs (1, 1);
   check_plan_uses (1470, 0, "local(1470:14x15x7)");
+  /* a lone 2 with a 7 rather than a 5 at as many stages */
+  check_plan_uses (490, 0, "local(490:14x7x5)");
+  check_plan_uses (3430, 0, "local(3430:14x7x7x5)");
+  check_plan_uses (1250, 0, "local(1250:10x5x5x5)");
   check_plan_uses (2646, 0, "local(2646:14x9x7x3)");
   check_plan_uses (210, 0, "local(210:14x15)");
   /* no stage to take off: 1458 keeps its radix 2 */

@@ -833,8 +833,10 @@ search_radices (size_t n, unsigned values, unsigned most, unsigned *cur,
       best_eff);
   search_radices_of (n, values, most, 1, cur, depth, max, rest, cut, &ncut,
       &cut_eff);
-  if (ncut < *nbest || (ncut == *nbest && holds_radix (cut, ncut, 14) &&
-          holds_radix (best, *nbest, 10) && !holds_radix (best, *nbest, 14))) {
+  /* (where neither search found stages, ncut is the caller's bound) */
+  if (ncut < *nbest || (ncut == *nbest && ncut <= max &&
+          holds_radix (cut, ncut, 14) && holds_radix (best, *nbest, 10) &&
+          !holds_radix (best, *nbest, 14))) {
     memcpy (best, cut, ncut * sizeof (unsigned));
     *nbest = ncut;
     *best_eff = cut_eff;

@@ -1891,6 +1891,20 @@ lane (float8 v, int j)
       (j < 6 ? (j == 5 ? v.s5 : v.s4) : (j == 7 ? v.s7 : v.s6));
 }
 
+/* v[r0..r0+3] of the GROUP rows: 8x8 floats loaded and transposed */
+INL void
+load4 (__global const float **row, int r0, cf * v, float sign_in)
+{
+  float8 a[GROUP];
+  _Pragma ("unroll")
+  for (int j = 0; j < GROUP; j++)
+    a[j] = vload8 (0, row[j] + 2 * r0);
+  transpose8 (a);
+  _Pragma ("unroll")
+  for (int c = 0; c < 4; c++)
+    v[r0 + c] = mk (a[2 * c], sign_in * a[2 * c + 1]);
+}
+
 /* The last stage of the transposed order: butterfly k reads x[k*R + r],
  * r < R, and writes y[k + r*NS]. Vectorised across work-items, PoCL
  * loaded those R-apart values with gathers (vgatherqps, 4 floats each):
@@ -1938,16 +1952,8 @@ last_stage (__global const float *restrict src, __global float *restrict dst,
   for (int j = 0; j < GROUP; j++)
     row[j] = src + 2 * (in_base + (size_t) min (k0 + j, NS - 1) * R);
   _Pragma ("unroll")
-  for (r = 0; r + 4 <= R; r += 4) {
-    float8 a[GROUP];
-    _Pragma ("unroll")
-    for (int j = 0; j < GROUP; j++)
-      a[j] = vload8 (0, row[j] + 2 * r);
-    transpose8 (a);
-    _Pragma ("unroll")
-    for (int c = 0; c < 4; c++)
-      v[r + c] = mk (a[2 * c], sign_in * a[2 * c + 1]);
-  }
+  for (r = 0; r + 4 <= R; r += 4)
+    load4 (row, r, v, sign_in);
   _Pragma ("unroll")
   for (; r < R; r++)
     v[r] = mk (lanes_at (row, 2 * r), sign_in * lanes_at (row, 2 * r + 1));
@@ -2010,19 +2016,6 @@ last_stage (__global const float *restrict src, __global float *restrict dst,
  * unit stride are loaded and stored 4 values at a time, transposed 8x8
  * floats in registers; where 4 does not divide R, the last 4 values again
  * (loaded twice, stored twice: the same values). */
-INL void
-load4 (__global const float **row, int r0, cf * v, float sign_in)
-{
-  float8 a[GROUP];
-  _Pragma ("unroll")
-  for (int j = 0; j < GROUP; j++)
-    a[j] = vload8 (0, row[j] + 2 * r0);
-  transpose8 (a);
-  _Pragma ("unroll")
-  for (int c = 0; c < 4; c++)
-    v[r0 + c] = mk (a[2 * c], sign_in * a[2 * c + 1]);
-}
-
 INL void
 store4 (__global float **orow, int r0, cf * v, float scale, float sign_out)
 {

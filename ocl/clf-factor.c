@@ -182,3 +182,12 @@ clf_radices_from_env (const char *name, size_t n, unsigned *radices, int max)
   }
   return *end || product != n ? 0 : k;
 }
+
+int
+clf_holds_radix (const unsigned *radices, size_t count, unsigned r)
+{
+  for (size_t i = 0; i < count; i++)
+    if (radices[i] == r)
+      return 1;
+  return 0;
+}

@@ -212,13 +212,9 @@ cpu_radices_from_env (size_t n, unsigned *radices)
   int k = clf_radices_from_env ("CLFFT_CPU_RADICES", n, radices,
       MAX_CPU_STAGES);
 
-  for (int i = 0; i < k; i++) {
-    int known = 0;
-    for (unsigned j = 0; j < NRADICES; j++)
-      known |= cpu_radix_set[j] == radices[i];
-    if (!known)
+  for (int i = 0; i < k; i++)
+    if (!clf_holds_radix (cpu_radix_set, NRADICES, radices[i]))
       return 0;
-  }
   return k < 2 ? 0 : k;
 }
 
@@ -284,13 +280,9 @@ whole_rows_fit (const Axis * fx, size_t cols)
     return 0;
   if (cpu_radices_from_env (fx->n, radices) > 0)
     return 0;
-  for (unsigned i = 0; i < NRADICES; i++)
-    if (cpu_radix_set[i] == fx->n)
-      return 1;
-  for (unsigned i = 0; i < NWHOLE_ONLY; i++)
-    if (whole_only_set[i] == fx->n)
-      return 1;
-  return 0;
+  return fx->n <= 64 &&
+      (clf_holds_radix (cpu_radix_set, NRADICES, (unsigned) fx->n) ||
+      clf_holds_radix (whole_only_set, NWHOLE_ONLY, (unsigned) fx->n));
 }
 
 /* work-group size along dimension 0: a multiple of LANES when the extent

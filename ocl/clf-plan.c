@@ -811,15 +811,6 @@ search_radices_of (size_t n, unsigned values, unsigned most, int cutters,
  * 98.7 and 86.4 (10x7x7, 14x7x5), 3850 123.2 and 110.0; of the 11
  * lengths up to 4096 that changed, 9 ran 3-14% faster, 350 and 1120
  * level. */
-static int
-holds_radix (const unsigned *radices, int ns, unsigned r)
-{
-  for (int i = 0; i < ns; i++)
-    if (radices[i] == r)
-      return 1;
-  return 0;
-}
-
 static void
 search_radices (size_t n, unsigned values, unsigned most, unsigned *cur,
     int depth, int max, size_t rest, unsigned *best, int *nbest,
@@ -835,8 +826,9 @@ search_radices (size_t n, unsigned values, unsigned most, unsigned *cur,
       &cut_eff);
   /* (where neither search found stages, ncut is the caller's bound) */
   if (ncut < *nbest || (ncut == *nbest && ncut <= max &&
-          holds_radix (cut, ncut, 14) && holds_radix (best, *nbest, 10) &&
-          !holds_radix (best, *nbest, 14))) {
+          clf_holds_radix (cut, ncut, 14) &&
+          clf_holds_radix (best, *nbest, 10) &&
+          !clf_holds_radix (best, *nbest, 14))) {
     memcpy (best, cut, ncut * sizeof (unsigned));
     *nbest = ncut;
     *best_eff = cut_eff;
@@ -953,17 +945,6 @@ bluestein_radices (size_t n, unsigned values, unsigned *radices, int ns)
   return even_radices_first (wide, nwide, radices);
 }
 
-/* Whether stages hold a radix 2: a lone factor 2, or one left over
- * from a power of two */
-static int
-has_radix_two (const unsigned *radices, int ns)
-{
-  for (int i = 0; i < ns; i++)
-    if (radices[i] == 2)
-      return 1;
-  return 0;
-}
-
 /* The stages of fft_local for a length-n pass with values per thread:
  * local_radices, except in programs built for one length (planar ones:
  * planar_radices) where fewer stages, or stages that keep the threads
@@ -1011,7 +992,7 @@ fixed_radices (ClfContext * ctx, size_t n, unsigned values, cl_uint flags,
      * the fewest stages: on the H200 (2^24 points) 150 ran 103.6 us as
      * 2x15x5 and 89.4 as 10x15, 210 106.2 and 85.1 as 14x15, 126 88.5 and
      * 84.0 as 14x9 */
-    if (!(flags & NOT_PLAIN_ROWS) && has_radix_two (radices, ns) &&
+    if (!(flags & NOT_PLAIN_ROWS) && clf_holds_radix (radices, ns, 2) &&
         (k = fewer_stages (n, values, 16, ns, best)) < ns &&
         local_threads (n, best, k, values) <= group_threads ())
       return even_radices_first (best, k, radices);

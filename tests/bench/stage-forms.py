@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Candidate stage forms of batched 1D lengths, for tests/bench/forms-bench.
+
+Prints "N - -" (the plan the rules give) and then "N VALUES RADICES" for
+each 7-smooth N in [LO, HI]: every multiset of radices that programs built
+for one length take (clf-plan.c's fixed_radix_set) in the fewest stages
+for 8, 16 and 32 values a thread (radices up to 8 in 8 values on at most
+256 threads, up to 16 in 16, and 32 values only with a radix above 16),
+each in up to ORDERS orders: even radices first with the odd ones
+descending, then ascending, then the other permutations.
+
+usage: stage-forms.py LO HI [ORDERS]   (ORDERS 2 by default)
+"""
+import itertools
+import sys
+
+RADICES = [32, 27, 25, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2]
+
+
+def butterflies_per_thread(r, values):
+    # clf-plan.c's butterflies_per_thread
+    return 1 if r >= 17 else (values // 16 if r >= 11 else values // r)
+
+
+def threads(n, radices, values):
+    return max(-(-(n // r) // butterflies_per_thread(r, values))
+               for r in radices)
+
+
+def multisets(n, most):
+    out = []
+
+    def walk(rest, cur):
+        if rest == 1:
+            out.append(tuple(cur))
+            return
+        for r in RADICES:
+            if r <= most and (not cur or r <= cur[-1]) and rest % r == 0:
+                walk(rest // r, cur + [r])
+    walk(n, [])
+    return out
+
+
+def fewest_forms(n):
+    for values, most, cap in ((8, 8, 256), (16, 16, 1024), (32, 32, 1024)):
+        sets = [m for m in multisets(n, most)
+                if butterflies_per_thread(max(m), values) >= 1
+                and threads(n, m, values) <= cap
+                and (values != 32 or max(m) > 16)]
+        if sets:
+            k = min(len(m) for m in sets)
+            for m in sets:
+                if len(m) == k:
+                    yield values, m
+
+
+def orders(m, count):
+    even = sorted((r for r in m if r % 2 == 0), reverse=True)
+    odd = sorted((r for r in m if r % 2), reverse=True)
+    first = [tuple(even + odd), tuple(even + odd[::-1])]
+    seen = []
+    for p in first + sorted(set(itertools.permutations(m))):
+        if p not in seen:
+            seen.append(p)
+        if len(seen) == count:
+            break
+    return seen
+
+
+def seven_smooth(n):
+    for p in (2, 3, 5, 7):
+        while n % p == 0:
+            n //= p
+    return n == 1
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    lo, hi = int(sys.argv[1]), int(sys.argv[2])
+    count = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+    for n in range(lo, hi + 1):
+        if not seven_smooth(n):
+            continue
+        print(n, "-", "-")
+        for values, m in sorted(set(fewest_forms(n))):
+            for p in orders(m, count):
+                print(n, values, "x".join(map(str, p)))
+
+
+if __name__ == "__main__":
+    main()

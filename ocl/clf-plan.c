@@ -391,6 +391,7 @@ static int small_radices (size_t n, unsigned values, unsigned *radices);
 static int fewest_radices (size_t n, unsigned values, int cutters,
     unsigned *radices);
 static int radices_from_env (size_t n, unsigned values, unsigned *radices);
+static int fixed_radix_ok (unsigned r);
 static int specialize (ClfContext * ctx);
 
 /* Passes other than plain complex rows: across transforms, with
@@ -547,12 +548,36 @@ one_thread_radices (ClfContext * ctx, size_t n, cl_uint flags,
   return fewest_radices (n, 16, 0, radices);
 }
 
+/* The stages and values a thread that the measured table
+ * (clf-plan-forms.c) gives plain rows of n in programs built for one
+ * length (GPUs; PoCL only where tests ask for GPU programs), where no
+ * CLFFT_RADICES or CLFFT_THREAD_VALUES asks for others: their count, or
+ * 0. CLFFT_MEASURED_FORMS=0 keeps the rules (for comparing). */
+static int
+measured_form (ClfContext * ctx, size_t n, cl_uint flags, unsigned *values,
+    unsigned *radices)
+{
+  const char *env = getenv ("CLFFT_MEASURED_FORMS");
+  int k;
+
+  if ((env && env[0] == '0') || getenv ("CLFFT_RADICES") ||
+      getenv ("CLFFT_THREAD_VALUES") || !specialize (ctx) ||
+      (flags & (NOT_PLAIN_ROWS | GENERIC | PLANAR | BLUESTEIN_PASS)) ||
+      (k = clf_measured_form (n, values, radices)) <= 0)
+    return 0;
+  /* as radices_from_env takes them */
+  for (int i = 0; i < k; i++)
+    if (!fixed_radix_ok (radices[i]) || radices[i] > *values)
+      return 0;
+  return k;
+}
+
 static unsigned
 thread_values (ClfContext * ctx, size_t n, cl_uint flags)
 {
   const char *env = getenv ("CLFFT_THREAD_VALUES");
   unsigned want = env ? (unsigned) atoi (env) : 0;
-  unsigned radices[CLF_MAX_STAGES];
+  unsigned radices[CLF_MAX_STAGES], measured;
   size_t t16, t32;
   int ns, k16, k32;
 
@@ -561,6 +586,8 @@ thread_values (ClfContext * ctx, size_t n, cl_uint flags)
     return want;
   if (want == 16 || want == 32)
     return want;
+  if (measured_form (ctx, n, flags, &measured, radices) > 0)
+    return measured;
   if (clf_context_is_cpu (ctx))
     return 32;
   ns = local_radices (n, radices);
@@ -963,7 +990,8 @@ fixed_radices (ClfContext * ctx, size_t n, unsigned values, cl_uint flags,
     unsigned *radices)
 {
   int ns = local_radices (n, radices), nbest = ns + 1, k = 0;
-  unsigned cur[CLF_MAX_STAGES], best[CLF_MAX_STAGES];
+  unsigned cur[CLF_MAX_STAGES], best[CLF_MAX_STAGES], form[CLF_MAX_STAGES];
+  unsigned measured;
   double base_eff, best_eff = 0.0;
 
   if (ns <= 0 || !specialize (ctx) || (flags & GENERIC))
@@ -972,6 +1000,11 @@ fixed_radices (ClfContext * ctx, size_t n, unsigned values, cl_uint flags,
     return planar_radices (n, values, radices, ns);
   if ((k = radices_from_env (n, values, radices)) > 0)
     return k;
+  if ((k = measured_form (ctx, n, flags, &measured, form)) > 0 &&
+      measured == values) {
+    memcpy (radices, form, k * sizeof (unsigned));
+    return k;
+  }
   if ((flags & BLUESTEIN_PASS) && values >= 32)
     return bluestein_radices (n, values, radices, ns);
   if (values < 16)

@@ -68,6 +68,9 @@ int clf_radices_from_env (const char *name, size_t n, unsigned *radices,
     int max);
 /* whether radix r is one of the count radices */
 int clf_holds_radix (const unsigned *radices, size_t count, unsigned r);
+/* Plain rows of n whose stages a measured table gives (clf-plan-forms.c):
+ * their count (0 where n has none), the values a thread into *values */
+int clf_measured_form (size_t n, unsigned *values, unsigned *radices);
 int clf_is_smooth (size_t n);   /* all prime factors <= 31 */
 size_t clf_next_smooth (size_t n);      /* smallest 2^a 3^b 5^c 7^d >= n */
 size_t clf_four_step_split (size_t n, size_t limit);    /* N1 | n, or 0 */

@@ -1,6 +1,7 @@
 /* test-fft-core.c: the FFT core against double-precision references. */
 #include "core-harness.h"
 #include "reference.h"
+#include "clf-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -713,6 +714,8 @@ test_stage_cutters (void)
   };
 
   use_gpu_programs (1, 1);
+  /* the rules' plans (the measured table replaces 2646's and 1458's) */
+  setenv ("CLFFT_MEASURED_FORMS", "0", 1);
   check_plan_uses (1470, 0, "local(1470:14x15x7)");
   /* a lone 2 with a 7 rather than a 5 at as many stages */
   check_plan_uses (490, 0, "local(490:14x7x5)");
@@ -735,6 +738,49 @@ test_stage_cutters (void)
   check_err ("radix 14 in 16 values", 2520, 1, run_simple (CLF_C2C,
           CLF_FORWARD, 2520, 0, 2));
   unsetenv ("CLFFT_THREAD_VALUES");
+  unsetenv ("CLFFT_MEASURED_FORMS");
+  use_gpu_programs (0, 1);
+}
+
+/* The measured table of stage forms (clf-plan-forms.c) on GPU programs:
+ * every entry a plan takes as it stands (its radices multiply to its
+ * length and fit a work-group, else the planner would refuse them) and
+ * transforms within the bound; other passes and CLFFT_MEASURED_FORMS=0
+ * keep the rules. */
+static void
+test_measured_forms (void)
+{
+  static const size_t both[] = { 400, 4000 };
+  unsigned radices[CLF_MAX_STAGES], values;
+  size_t entries = 0;
+
+  use_gpu_programs (1, 1);
+  for (size_t n = 1; n <= 8192; n++) {
+    int k = clf_measured_form (n, &values, radices);
+    char want[96];
+    int len;
+
+    if (k <= 0)
+      continue;
+    entries++;
+    len = snprintf (want, sizeof want, "local(%zu:", n);
+    for (int s = 0; s < k; s++)
+      len += snprintf (want + len, sizeof want - len, "%s%u", s ? "x" : "",
+          radices[s]);
+    snprintf (want + len, sizeof want - len, ")");
+    check_plan_uses (n, 0, want);
+    check_err ("measured form", n, 1, run_simple (CLF_C2C, n % 2 ?
+            CLF_INVERSE : CLF_FORWARD, n, 0, 3));
+  }
+  CHECK (entries > 0, "the measured table holds no forms");
+  /* 8 values (400), 32 (4000), both directions and real rows */
+  check_lengths ("measured forms", both, 2);
+  /* columns are no plain rows: 8x8 columns of 4000 */
+  check_err ("measured form's length as columns", 8, 4000,
+      run_simple (CLF_C2C, CLF_FORWARD, 8, 4000, 1));
+  setenv ("CLFFT_MEASURED_FORMS", "0", 1);
+  check_plan_uses (4000, 0, "local(4000:16x10x5x5)");
+  unsetenv ("CLFFT_MEASURED_FORMS");
   use_gpu_programs (0, 1);
 }
 
@@ -1528,6 +1574,7 @@ main (int argc, char **argv)
   harness_run ("fft_local one thread a transform", test_one_thread);
   harness_run ("fft_local 8 values", test_eight_values);
   harness_run ("fft_local radices 6 and 14", test_stage_cutters);
+  harness_run ("measured stage forms", test_measured_forms);
   harness_run ("Bluestein in one pass", test_bluestein_one_pass);
   harness_run ("fft_local planar exchange", test_planar_exchange);
   harness_run ("four-step twiddle on either pass", test_four_step_twiddles);

@@ -114,12 +114,27 @@ enum
  * machine's memory was busy (everything 2x slower) 64x64 won instead. */
 #define WIDE_RADIX_COST 0.5
 
+/* Stages the transposed order never takes where another plan exists: a
+ * last stage of LANES / 2 butterflies or fewer (they sit in the lanes of
+ * one work-item, most of which idle) and a radix above 32 across as few
+ * work-items. Rows just past whole rows' 64 points took them where the
+ * costs above favour a short first radix: on a 2-core Xeon (PoCL 3.1,
+ * 2^20 points, three rounds) 84 ran 2.7-3.0 ms as 2x42 and 1.5-1.6 as
+ * 7x12, 124 5.3-6.0 as 2x62 and 1.5 as 31x4, 92 2.2 as 4x23 and 1.4 as
+ * 23x4, 186 4.5 as 3x62 and 2.3 as 6x31; with five to seven butterflies
+ * the last stage ran as fast or faster than the other order (7x17 1.6
+ * against 2.1 as 17x7). */
+#define FEW_LANES_COST 1e6
+
 static double
 stage_cost (size_t n, size_t ns, unsigned R, int order)
 {
   double c = 1.0 + (R > 32 ? 0.45 : R > 24 ? 0.2 : R > 16 ? 0.1 : 0.0);
   size_t q = n / (ns * R), e0;
 
+  if (order == ORDER_TRANSPOSED && (q == 1 ? ns <= LANES / 2 :
+          R > 32 && q <= LANES / 2))
+    return FEW_LANES_COST;
   if (R > 16 && !(order == ORDER_TRANSPOSED && q == 1))
     c += WIDE_RADIX_COST;
 

@@ -1091,6 +1091,24 @@ test_cpu_path_composites (void)
   unsetenv ("CLFFT_CPU_PATH");
 }
 
+/* Rows just past whole rows' 64 points on the CPU path: the transposed
+ * order ends in no stage of 4 butterflies or fewer and takes no radix
+ * above 32 across as few work-items (FEW_LANES_COST), so 84 is no longer
+ * 2x42 nor 124 2x62; 98 keeps 2x49 in the Stockham order. */
+static void
+test_cpu_path_few_lanes (void)
+{
+  static const size_t sizes[] = { 84, 105, 124, 186 };
+  setenv ("CLFFT_CPU_PATH", "1", 1);
+  check_plan_uses (84, 0, "cput(84:7x12");
+  check_plan_uses (105, 0, "cput(105:5x21");
+  check_plan_uses (124, 0, "cput(124:31x4");
+  check_plan_uses (186, 0, "cput(186:6x31");
+  check_plan_uses (98, 0, "cpu(98:2x49");
+  check_lengths ("cpu few lanes", sizes, sizeof (sizes) / sizeof (sizes[0]));
+  unsetenv ("CLFFT_CPU_PATH");
+}
+
 /* The CPU path (ocl/clf-plan-cpu.c, on PoCL by default, forced here on
  * any device) in small chunks, so that chunk edges, partial last chunks
  * and the column rest launches all run, in both orders of the rows. */
@@ -1595,6 +1613,7 @@ main (int argc, char **argv)
   harness_run ("round trip", test_round_trip);
   harness_run ("CPU path composites of 11 and 31", test_cpu_path_composites);
   harness_run ("CPU path whole rows", test_cpu_path_whole_rows);
+  harness_run ("CPU path rows past whole rows", test_cpu_path_few_lanes);
   harness_run ("CPU path in chunks", test_cpu_path_chunks);
   harness_run ("CPU path C2R first stages", test_cpu_path_c2r);
   harness_run ("CPU path real transforms at half length",

@@ -391,7 +391,7 @@ static int small_radices (size_t n, unsigned values, unsigned *radices);
 static int fewest_radices (size_t n, unsigned values, int cutters,
     unsigned *radices);
 static int radices_from_env (size_t n, unsigned values, unsigned *radices);
-static int fixed_radix_ok (unsigned r);
+static int fixed_stages_ok (const unsigned *radices, int k, unsigned values);
 static int specialize (ClfContext * ctx);
 
 /* Passes other than plain complex rows: across transforms, with
@@ -566,10 +566,7 @@ measured_form (ClfContext * ctx, size_t n, cl_uint flags, unsigned *values,
       (k = clf_measured_form (n, values, radices)) <= 0)
     return 0;
   /* as radices_from_env takes them */
-  for (int i = 0; i < k; i++)
-    if (!fixed_radix_ok (radices[i]) || radices[i] > *values)
-      return 0;
-  return k;
+  return fixed_stages_ok (radices, k, *values) ? k : 0;
 }
 
 static unsigned
@@ -777,13 +774,16 @@ register_composite (unsigned r)
       r == 25 || r == 27 || r == 32;
 }
 
+/* Whether programs of values a thread can run these k stages: radices
+ * of fixed_radix_set, none above values */
 static int
-fixed_radix_ok (unsigned r)
+fixed_stages_ok (const unsigned *radices, int k, unsigned values)
 {
-  for (unsigned i = 0; i < N_FIXED_RADICES; i++)
-    if (fixed_radix_set[i] == r)
-      return 1;
-  return 0;
+  for (int i = 0; i < k; i++)
+    if (!clf_holds_radix (fixed_radix_set, N_FIXED_RADICES, radices[i]) ||
+        radices[i] > values)
+      return 0;
+  return 1;
 }
 
 /* The composites 6 = 2x3 and 14 = 2x7 hold a length's lone factor 2,
@@ -915,9 +915,8 @@ radices_from_env (size_t n, unsigned values, unsigned *radices)
   unsigned given[CLF_MAX_STAGES];
   int k = clf_radices_from_env ("CLFFT_RADICES", n, given, CLF_MAX_STAGES);
 
-  for (int i = 0; i < k; i++)
-    if (!fixed_radix_ok (given[i]) || given[i] > values)
-      return 0;
+  if (!fixed_stages_ok (given, k, values))
+    return 0;
   memcpy (radices, given, k * sizeof (unsigned));
   return k;
 }

@@ -2,7 +2,7 @@
 #include "clf.h"
 #include "reference.h"
 
-#include "bench-clock.h"
+#include "bench-runs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,13 +12,6 @@ static double
 now_us (void)
 {
   return bench_now () * 1e6;
-}
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
 }
 
 static void
@@ -55,26 +48,6 @@ check_result (const float *in, const float *out, size_t nx, size_t ny,
   free (ref);
   free (want);
   return e;
-}
-
-/* One warm-up run, then iters timed runs of the plan in place (host
- * wall clock around enqueue and clFinish), sorted into times. */
-static ClfStatus
-time_runs (ClfPlan * plan, cl_mem mem, cl_command_queue q, double *times,
-    size_t iters, ClfError * err)
-{
-  if (clf_plan_enqueue (plan, mem, mem, err) != CLF_OK)
-    return err->code;
-  clFinish (q);
-  for (size_t i = 0; i < iters; i++) {
-    double s = now_us ();
-    if (clf_plan_enqueue (plan, mem, mem, err) != CLF_OK)
-      return err->code;
-    clFinish (q);
-    times[i] = now_us () - s;
-  }
-  qsort (times, iters, sizeof (double), cmp_double);
-  return CLF_OK;
 }
 
 int
@@ -186,7 +159,7 @@ main (int argc, char **argv)
   }
 
   times = malloc (sizeof (double) * iters);
-  if (time_runs (plan, mem, q, times, iters, &err) != CLF_OK) {
+  if (bench_time_runs (plan, mem, q, times, iters, &err) != CLF_OK) {
     fprintf (stderr, "clfft-bench: %s\n", err.message);
     return 1;
   }
@@ -202,7 +175,7 @@ main (int argc, char **argv)
   /* --passes: each launch alone, to see where a plan's time goes */
   for (int p = 0; passes && p < clf_debug_plan_passes (plan); p++) {
     clf_debug_plan_run_passes (plan, p, 1);
-    if (time_runs (plan, mem, q, times, iters, &err) != CLF_OK) {
+    if (bench_time_runs (plan, mem, q, times, iters, &err) != CLF_OK) {
       fprintf (stderr, "clfft-bench: %s\n", err.message);
       return 1;
     }

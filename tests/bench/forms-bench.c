@@ -7,13 +7,13 @@
  * TOTAL points, ROUNDS times over the whole list, so that a form and the
  * plan it is compared with alternate. A line may end in up to four
  * NAME=VALUE settings of other knobs for that line alone ("1000 - -
- * CLFFT_MEASURED_FORMS=0": the rules' plan). With --compile it only builds each
- * line's programs (into CLFFT_CACHE_DIR), for shards run side by side:
- * --compile K/M takes every M-th line from the K-th.
+ * CLFFT_MEASURED_FORMS=0": the rules' plan). With --compile it only
+ * builds each line's programs (into CLFFT_CACHE_DIR), for shards run side
+ * by side: --compile K/M takes every M-th line from the K-th.
  *
  * usage: forms-bench [--compile K/M] [TOTAL] [ROUNDS] [ITERS] < forms */
 #include "clf.h"
-#include "bench-clock.h"
+#include "bench-runs.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,13 +30,6 @@ typedef struct
   char settings[MAX_SETTINGS][64];
   int nsettings;
 } Form;
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
 
 /* The environment the plan rules read: a form's, or none for the plan,
  * and the line's settings (those of the line before undone) */
@@ -74,25 +67,6 @@ form_plan (ClfContext * ctx, const Form * f, size_t batch, ClfError * err)
   set_form_env (f);
   clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, f->n, 0, batch);
   return clf_plan_new (ctx, &d, err);
-}
-
-/* Median and least time of iters runs after one warm-up, in us */
-static int
-time_plan (ClfPlan * plan, cl_mem mem, cl_command_queue q, size_t iters,
-    double *times, double *median, double *least, ClfError * err)
-{
-  for (size_t i = 0; i <= iters; i++) {
-    double s = bench_now ();
-    if (clf_plan_enqueue (plan, mem, mem, err) != CLF_OK)
-      return -1;
-    clFinish (q);
-    if (i > 0)
-      times[i - 1] = (bench_now () - s) * 1e6;
-  }
-  qsort (times, iters, sizeof (double), cmp_double);
-  *median = times[iters / 2];
-  *least = times[0];
-  return 0;
 }
 
 int
@@ -174,10 +148,9 @@ main (int argc, char **argv)
     for (size_t i = 0; i < nforms; i++) {
       Form *f = &forms[i];
       ClfPlan *plan = form_plan (ctx, f, total / f->n, &err);
-      double median, least;
 
-      if (!plan || time_plan (plan, mem, q, iters, times, &median, &least,
-              &err) < 0) {
+      if (!plan || bench_time_runs (plan, mem, q, times, iters, &err) !=
+          CLF_OK) {
         printf ("%zu %zu %s %s error: %s\n", r, f->n, f->values, f->radices,
             err.message);
         if (plan)
@@ -187,7 +160,7 @@ main (int argc, char **argv)
       printf ("%zu %zu %s %s%s%s %s median_us=%.2f min_us=%.2f\n", r, f->n,
           f->values, f->radices, f->nsettings ? " " : "",
           f->nsettings ? f->settings[0] : "", clf_plan_describe (plan),
-          median, least);
+          times[iters / 2], times[0]);
       fflush (stdout);
       clf_plan_free (plan);
     }

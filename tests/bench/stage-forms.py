@@ -9,7 +9,7 @@ for 8, 16 and 32 values a thread (radices up to 8 in 8 values on at most
 each in up to ORDERS orders: even radices first with the odd ones
 descending, then ascending, then the other permutations.
 
-usage: stage-forms.py LO HI [ORDERS]   (ORDERS 2 by default)
+usage: stage-forms.py [--primes13] LO HI [ORDERS]   (ORDERS 2 by default)
 """
 import itertools
 import sys
@@ -67,20 +67,30 @@ def orders(m, count):
     return seen
 
 
-def seven_smooth(n):
-    for p in (2, 3, 5, 7):
+def smooth(n, primes):
+    for p in primes:
         while n % p == 0:
             n //= p
     return n == 1
 
 
+def wanted(n, primes13):
+    # lengths with a factor 11 or 13 only with --primes13, apart
+    if primes13:
+        return smooth(n, (2, 3, 5, 7, 11, 13)) and not smooth(n, (2, 3, 5, 7))
+    return smooth(n, (2, 3, 5, 7))
+
+
 def main():
-    if len(sys.argv) < 3:
+    args = sys.argv[1:]
+    primes13 = "--primes13" in args
+    args = [a for a in args if a != "--primes13"]
+    if len(args) < 2:
         sys.exit(__doc__)
-    lo, hi = int(sys.argv[1]), int(sys.argv[2])
-    count = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+    lo, hi = int(args[0]), int(args[1])
+    count = int(args[2]) if len(args) > 2 else 2
     for n in range(lo, hi + 1):
-        if not seven_smooth(n):
+        if not wanted(n, primes13):
             continue
         print(n, "-", "-")
         for values, m in sorted(set(fewest_forms(n))):

@@ -126,6 +126,16 @@ enum
  * against 2.1 as 17x7). */
 #define FEW_LANES_COST 1e6
 
+/* A radix above 32 in a stage that runs two or fewer butterflies along
+ * dimension 0 (but the transposed order's last stage, whose butterflies
+ * sit in the lanes of one work-item): such a stage runs scalar and its
+ * 2R values spill. On a 2-core Xeon (PoCL 3.1, 2^20 points, three
+ * rounds) every such form ran 1.4-2.4x slower than the plan, 2x45 2.7
+ * against 1.8 ms, 2x64 2.0 against 0.84, while with four butterflies
+ * (4x33, 4x36, 4x49) they ran about as fast as the plans; 98 took 2x49
+ * at 2.9 ms, 7x14 in the transposed order runs it in 1.7. */
+#define SCALAR_WIDE_COST 1.0
+
 static double
 stage_cost (size_t n, size_t ns, unsigned R, int order)
 {
@@ -156,6 +166,8 @@ stage_cost (size_t n, size_t ns, unsigned R, int order)
     e0 = q;
     c += 0.5;
   }
+  if (e0 <= 2 && R > 32 && !(order == ORDER_TRANSPOSED && q == 1))
+    c += SCALAR_WIDE_COST;
   if (e0 < LANES)
     c += 3.0;
   else

@@ -1110,17 +1110,18 @@ test_cpu_path_composites (void)
 /* Rows just past whole rows' 64 points on the CPU path: the transposed
  * order ends in no stage of 4 butterflies or fewer and takes no radix
  * above 32 across as few work-items (FEW_LANES_COST), so 84 is no longer
- * 2x42 nor 124 2x62; 98 keeps 2x49 in the Stockham order. */
+ * 2x42 nor 124 2x62; no radix above 32 runs two butterflies along the
+ * vector lanes (SCALAR_WIDE_COST): 98 is no longer 2x49. */
 static void
 test_cpu_path_few_lanes (void)
 {
-  static const size_t sizes[] = { 84, 105, 124, 186 };
+  static const size_t sizes[] = { 84, 98, 105, 124, 186 };
   setenv ("CLFFT_CPU_PATH", "1", 1);
   check_plan_uses (84, 0, "cput(84:7x12");
   check_plan_uses (105, 0, "cput(105:5x21");
   check_plan_uses (124, 0, "cput(124:31x4");
   check_plan_uses (186, 0, "cput(186:6x31");
-  check_plan_uses (98, 0, "cpu(98:2x49");
+  check_plan_uses (98, 0, "cput(98:7x14");
   check_lengths ("cpu few lanes", sizes, sizeof (sizes) / sizeof (sizes[0]));
   unsetenv ("CLFFT_CPU_PATH");
 }

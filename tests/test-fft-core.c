@@ -1083,7 +1083,8 @@ test_round_trip (void)
 
 /* The CPU path's composites of 11 and 31 (22, 33, 62: 2046, clfftspectrum's
  * length at bands=1024, in two passes instead of three), forced on any
- * device: 33 as the last stage and the first, 22 the first. */
+ * device: 33 as the last stage, 22 the first, and 33 the first through
+ * CLFFT_CPU_RADICES. */
 static void
 test_cpu_path_composites (void)
 {
@@ -1091,8 +1092,15 @@ test_cpu_path_composites (void)
   setenv ("CLFFT_CPU_PATH", "1", 1);
   check_plan_uses (528, 0, "cput(528:16x33)");
   check_plan_uses (1364, 0, "cput(1364:22x62)");
-  check_plan_uses (2046, 0, "cput(2046:33x62)");
+  check_plan_uses (2046, 0, "cput(2046:62x33)");
   check_lengths ("cpu composites", sizes, sizeof (sizes) / sizeof (sizes[0]));
+  setenv ("CLFFT_CPU_RADICES", "33x62", 1);
+  setenv ("CLFFT_CPU_ORDER", "1", 1);
+  check_plan_uses (2046, 0, "cput(2046:33x62)");
+  check_err ("cpu composite 33 first", 2046, 1, run_simple (CLF_C2C,
+          CLF_INVERSE, 2046, 0, 3));
+  unsetenv ("CLFFT_CPU_ORDER");
+  unsetenv ("CLFFT_CPU_RADICES");
   /* CLFFT_CPU_RADICES sets the stages where they multiply to the length,
    * in the order CLFFT_CPU_ORDER asks for */
   setenv ("CLFFT_CPU_RADICES", "7x4", 1);
@@ -1117,11 +1125,14 @@ test_cpu_path_few_lanes (void)
 {
   static const size_t sizes[] = { 84, 98, 105, 124, 186 };
   setenv ("CLFFT_CPU_PATH", "1", 1);
-  check_plan_uses (84, 0, "cput(84:7x12");
-  check_plan_uses (105, 0, "cput(105:5x21");
+  check_plan_uses (84, 0, "cput(84:12x7");
+  check_plan_uses (105, 0, "cput(105:15x7");
   check_plan_uses (124, 0, "cput(124:31x4");
   check_plan_uses (186, 0, "cput(186:6x31");
-  check_plan_uses (98, 0, "cput(98:7x14");
+  check_plan_uses (98, 0, "cput(98:14x7");
+  /* a rest of lanes in the last stage, not of work-items in the first
+   * (LAST_STAGE_REST) */
+  check_plan_uses (120, 0, "cput(120:15x8");
   check_lengths ("cpu few lanes", sizes, sizeof (sizes) / sizeof (sizes[0]));
   unsetenv ("CLFFT_CPU_PATH");
 }

@@ -151,22 +151,24 @@ stage_cost (size_t n, size_t ns, unsigned R, int order)
 {
   double c = 1.0 + (R > 32 ? 0.45 : R > 24 ? 0.2 : R > 16 ? 0.1 : 0.0);
   size_t q = n / (ns * R), e0;
+  /* the transposed order's last stage: butterflies in one work-item's
+   * lanes */
+  int in_lanes = order == ORDER_TRANSPOSED && q == 1;
+  double rest;
 
-  if (order == ORDER_TRANSPOSED && (q == 1 ? ns <= LANES / 2 :
-          R > 32 && q <= LANES / 2))
+  if (in_lanes ? ns <= LANES / 2 : order == ORDER_TRANSPOSED && R > 32 &&
+      q <= LANES / 2)
     return FEW_LANES_COST;
-  if (R > 16 && !(order == ORDER_TRANSPOSED && q == 1))
+  if (R > 16 && !in_lanes)
     c += WIDE_RADIX_COST;
 
   if (order == ORDER_COLUMNS)
     return c + (R > 32 ? 0.15 : 0.0);
-  if (order == ORDER_TRANSPOSED) {
-    if (q == 1) {
-      e0 = ns;
-      c += 0.3;
-    } else {
-      e0 = q;
-    }
+  if (in_lanes) {
+    e0 = ns;
+    c += 0.3;
+  } else if (order == ORDER_TRANSPOSED) {
+    e0 = q;
   } else if (ns == 1) {
     e0 = q;
     c += 0.5;
@@ -176,15 +178,12 @@ stage_cost (size_t n, size_t ns, unsigned R, int order)
     e0 = q;
     c += 0.5;
   }
-  if (e0 <= 2 && R > 32 && !(order == ORDER_TRANSPOSED && q == 1))
+  if (e0 <= 2 && R > 32 && !in_lanes)
     c += SCALAR_WIDE_COST;
   if (e0 < LANES)
-    c += 3.0;
-  else if (order == ORDER_TRANSPOSED && q == 1)
-    c += LAST_STAGE_REST * 3.0 * (double) (e0 % LANES) / (double) e0;
-  else
-    c += 3.0 * (double) (e0 % LANES) / (double) e0;
-  return c;
+    return c + 3.0;
+  rest = 3.0 * (double) (e0 % LANES) / (double) e0;
+  return c + (in_lanes ? LAST_STAGE_REST * rest : rest);
 }
 
 typedef struct

@@ -763,16 +763,16 @@ test_measured_forms (void)
     int k = clf_measured_form (n, &values, radices);
     char want[96];
     size_t product = 1;
-    int len, sample;
+    int len, sample, whole;
 
     if (k <= 0)
       continue;
     for (int s = 0; s < k; s++)
       product *= radices[s];
-    CHECK (product == n && values <= 32 && k <= CLF_MAX_STAGES,
-        "measured form of %zu: radices multiply to %zu in %u values", n,
-        product, values);
-    if (product != n || values > 32 || k > CLF_MAX_STAGES)
+    whole = product == n && values <= 32 && k <= CLF_MAX_STAGES;
+    CHECK (whole, "measured form of %zu: radices multiply to %zu in %u "
+        "values", n, product, values);
+    if (!whole)
       continue;
     sample = all || entries % 4 == 0 || !seen[values][k];
     entries++;

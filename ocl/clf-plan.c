@@ -135,6 +135,32 @@ lds_pad (ClfContext * ctx, size_t n)
   return !clf_context_is_cpu (ctx) && n % 2 == 0;
 }
 
+/* Whether a padded program's first stage gains more than the padding's
+ * index arithmetic costs in every stage: the first stage scatters at a
+ * stride of its radix, which hits a bank 4 or more ways where the radix
+ * is a multiple of 4 (2 too, unevenly: 1458 = 2x27x27 ran 11% slower
+ * unpadded). Plain rows of other first radices (odd, 6, 10, 14) run
+ * unpadded: on the H200 at 2^24 points, in five alternating rounds, 90
+ * such lengths ran 1.2% faster in the geometric mean (1250 10x5x5x5
+ * 1.13x, 650 10x5x13 1.08x; 5 slower by 2-3%, 1400 14x10x10 0.97x) and
+ * 35 past 2048 points, with their twiddles as powers (twiddle_defines),
+ * 6% (2646 14x7x27 1.13x, 2662 1.14x; 3850 0.97x) (docs/benchmarks.md,
+ * "Fortieth session"). Passes with a twiddle or a side across
+ * transforms keep it, and so do other kernels than fft_local (the
+ * blur's fused lines): not measured unpadded. CLFFT_LDS_PAD decides
+ * alone where set. */
+static int
+padding_pays (const char *name, cl_uint flags, unsigned first)
+{
+  const char *env = getenv ("CLFFT_LDS_PAD");
+
+  if ((env && env[0]) || strcmp (name, "fft_local") ||
+      (flags & (PLANAR | PRE_TWIDDLE | POST_TWIDDLE | STORE_BFAST |
+              BLUESTEIN_PASS)))
+    return 1;
+  return first % 4 == 0 || first == 2;
+}
+
 int
 clf_local_pad (ClfContext * ctx, size_t n)
 {
@@ -1294,8 +1320,13 @@ transforms_per_group (ClfContext * ctx, size_t n, size_t batch, size_t T,
  *   So do plain rows of up to 2048 points: on the H200 1000 x65536 ran
  *   285-287 us against 296-299, 2048 x32768 274-277 against 283-287,
  *   1920x1080 34.3-36.5 against 35.1-37.0; 512, 1024, 1080, 1536 and 1800
- *   within 1-2% either way, the H100 level throughout. Rows of 3840 and
- *   4096 keep the stage tables (4096 x16384 284-286 against 277-282).
+ *   within 1-2% either way, the H100 level throughout. So do longer
+ *   rows with fewer than four factors 2 (n % 16 != 0): on the H200 at
+ *   2^24 points the 30 that keep their padding ran 3% faster in the
+ *   geometric mean (2574 1.07x, 2860 1.06x; 4056 0.98x), and see
+ *   padding_pays for the others (docs/benchmarks.md, "Fortieth
+ *   session"). Rows of 3840 and 4096 keep the stage tables (4096 x16384
+ *   284-286 against 277-282), and so did 2800 (8x14x25: 12% slower).
  * CLFFT_TWIDDLES=stage or =powers takes one stage form for every pass,
  * =products the natural table, =table the natural table and no products
  * (for comparing). */
@@ -1307,7 +1338,8 @@ twiddle_defines (cl_uint flags, int products, size_t n)
   int natural = env && (!strcmp (env, "products") || !strcmp (env, "table"));
   int powers = (env && !strcmp (env, "powers")) ||
       (!(env && !strcmp (env, "stage")) &&
-      ((flags & (LOAD_BFAST | PLANAR)) || n % 2 || (n <= 2048 &&
+      ((flags & (LOAD_BFAST | PLANAR)) || n % 2 || ((n <= 2048 ||
+                  n % 16 != 0) &&
               !(flags & (STORE_BFAST | PRE_TWIDDLE | POST_TWIDDLE)))));
 
   if (natural)
@@ -1350,7 +1382,11 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   size_t T = one ? 1 : local_threads (n, lk->radices, ns, values), T_min = T;
   size_t maxwg = clf_context_max_work_group (ctx), kwg = 0;
   const char *form = "specialised";
-  size_t ls = local_stride (pad, n);
+  /* (retries below with other values or flags pass pad on: their first
+   * radix may differ) */
+  int padded = pad && (one || ns <= 0 || padding_pays (name, flags,
+          lk->radices[0]));
+  size_t ls = local_stride (padded, n);
   cl_kernel kernel = NULL;
   char generic[512], values_def[32];
   int big = 0, composite = 0, products = 0;
@@ -1372,7 +1408,8 @@ local_kernel_new (ClfContext * ctx, size_t n, size_t batch,
   }
   snprintf (values_def, sizeof (values_def), "-DCLF_VALUES=%u ", values);
   snprintf (generic, sizeof (generic), "%s%s%s%s%s%s%s%s",
-      direct_io (ctx) ? "" : "-DCLF_NO_DIRECT_IO ", pad ? "-DCLF_LDS_PAD " : "",
+      direct_io (ctx) ? "" : "-DCLF_NO_DIRECT_IO ",
+      padded ? "-DCLF_LDS_PAD " : "",
       (flags & PLANAR) ? "-DCLF_PLANAR_EXCHANGE " : "",
       big ? "-DCLF_BIG_RADICES " : "",
       composite ? "-DCLF_COMPOSITE_RADICES " : "",

@@ -1123,7 +1123,7 @@ test_cpu_path_composites (void)
 static void
 test_cpu_path_few_lanes (void)
 {
-  static const size_t sizes[] = { 84, 98, 105, 124, 186 };
+  static const size_t sizes[] = { 84, 98, 105, 124, 186, 576, 693 };
   setenv ("CLFFT_CPU_PATH", "1", 1);
   check_plan_uses (84, 0, "cput(84:12x7");
   check_plan_uses (105, 0, "cput(105:15x7");
@@ -1133,6 +1133,10 @@ test_cpu_path_few_lanes (void)
   /* a rest of lanes in the last stage, not of work-items in the first
    * (LAST_STAGE_REST) */
   check_plan_uses (120, 0, "cput(120:15x8");
+  /* but a radix of 50 or more across 9 to 12 lanes pays its second
+   * vector whole (WIDE_LANES_REST): 576 is no longer 9x64 */
+  check_plan_uses (576, 0, "cput(576:24x24");
+  check_plan_uses (693, 0, "cput(693:21x33");
   check_lengths ("cpu few lanes", sizes, sizeof (sizes) / sizeof (sizes[0]));
   unsetenv ("CLFFT_CPU_PATH");
 }

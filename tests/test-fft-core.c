@@ -1123,7 +1123,9 @@ test_cpu_path_composites (void)
 static void
 test_cpu_path_few_lanes (void)
 {
-  static const size_t sizes[] = { 84, 98, 105, 124, 186, 576, 693 };
+  static const size_t sizes[] = { 84, 98, 105, 124, 186, 576, 693, 729,
+    1260
+  };
   setenv ("CLFFT_CPU_PATH", "1", 1);
   check_plan_uses (84, 0, "cput(84:12x7");
   check_plan_uses (105, 0, "cput(105:15x7");
@@ -1137,6 +1139,12 @@ test_cpu_path_few_lanes (void)
    * vector whole (WIDE_LANES_REST): 576 is no longer 9x64 */
   check_plan_uses (576, 0, "cput(576:24x24");
   check_plan_uses (693, 0, "cput(693:21x33");
+  /* two stages of wide radices rather than three of short ones, up to
+   * 4096 points (STAGE_PASS_COST); longer rows keep three */
+  check_plan_uses (729, 0, "cput(729:27x27");
+  check_plan_uses (1260, 0, "cput(1260:30x42");
+  check_plan_uses (4096, 0, "cput(4096:64x64");
+  check_plan_uses (6144, 0, "cput(6144:16x16x24");
   check_lengths ("cpu few lanes", sizes, sizeof (sizes) / sizeof (sizes[0]));
   unsetenv ("CLFFT_CPU_PATH");
 }

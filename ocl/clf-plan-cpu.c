@@ -155,20 +155,22 @@ enum
  * 0.96x and 616 (7x11x8) 0.83x. */
 #define WIDE_LANES_REST 1.0
 
-/* Every stage of a row transform up to 4096 points costs this much more:
+/* Every stage of a row transform up to 4096 points costs a pass more:
  * a pass over the chunk (loads, stores, the launch) weighs more against
  * the butterflies than the costs above allow, and two stages of wide
- * radices beat three of short ones. On a 2-core Xeon (PoCL 3.1, 2^20
- * points, three rounds) the 90 lengths it changes ran 1.24x faster in
- * the geometric mean, 88 by 4-60% (1260 14x10x9 1.99 -> 30x42 1.33 ms,
- * 990 11x10x9 -> 30x33 1.60x, 729 9x9x9 -> 27x27 1.29x, 4096 16x16x16
- * 1.31 -> 64x64 1.14), 2232 (36x62) 0.92x and 3720 (62x60) 0.88x; in
- * alternating runs 2048x2048 and 4096x2160 took 8-18% less time,
- * 1920x1080 (rows 60x32) and 4096 x256 level or faster, and the blur
- * 8-10% less device time at radii 4 and 1000 (4096 x256 had run level
- * either way on the twenty-second session's EPYC). Longer rows were not
- * measured and keep the costs above. */
-#define STAGE_PASS_COST 0.5
+ * radices beat three of short ones, so such rows take the fewest stages
+ * and the costs above choose among those. On a 2-core Xeon (PoCL 3.1,
+ * 2^20 points, three rounds) the 97 lengths it changes ran 1.23x faster
+ * in the geometric mean, 94 by 1-60% (1260 14x10x9 1.99 -> 30x42 1.33
+ * ms, 990 11x10x9 -> 30x33 1.60x, 729 9x9x9 -> 27x27 1.29x, 2025 9x9x25
+ * -> 45x45 1.23x, 4096 16x16x16 1.31 -> 64x64 1.14), 3240 level, 2232
+ * (36x62) 0.92x and 3720 (62x60) 0.88x. In alternating runs 2048x2048,
+ * 4096x2160 and 3840x2160 took 5-18% less time, 1920x1080 (rows 60x32)
+ * and 4096 x256 level or less, and the blur 8-10% less device time at
+ * radii 4 and 1000 (4096 x256 had run level either way on the
+ * twenty-second session's EPYC). Longer rows were not measured and keep
+ * the costs above. */
+#define STAGE_PASS_COST 1.0
 #define STAGE_PASS_MAX 4096
 
 static double

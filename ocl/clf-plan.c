@@ -147,8 +147,9 @@ lds_pad (ClfContext * ctx, size_t n)
  * 6% (2646 14x7x27 1.13x, 2662 1.14x; 3850 0.97x) (docs/benchmarks.md,
  * "Fortieth session"). Passes with a twiddle or a side across
  * transforms keep it, and so do other kernels than fft_local (the
- * blur's fused lines): not measured unpadded. CLFFT_LDS_PAD decides
- * alone where set. */
+ * blur's fused lines): not measured unpadded. Rows with a real side
+ * (R2C, C2R) take the rule as complex ones do, not measured either.
+ * CLFFT_LDS_PAD decides alone where set. */
 static int
 padding_pays (const char *name, cl_uint flags, unsigned first)
 {

@@ -418,7 +418,8 @@ static int small_radices (size_t n, unsigned values, unsigned *radices);
 static int fewest_radices (size_t n, unsigned values, int cutters,
     unsigned *radices);
 static int radices_from_env (size_t n, unsigned values, unsigned *radices);
-static int fixed_stages_ok (const unsigned *radices, int k, unsigned values);
+static int fixed_stages_ok (const unsigned *radices, int k, unsigned values,
+    int wide);
 static int specialize (ClfContext * ctx);
 
 /* Passes other than plain complex rows: across transforms, with
@@ -593,7 +594,7 @@ measured_form (ClfContext * ctx, size_t n, cl_uint flags, unsigned *values,
       (k = clf_measured_form (n, values, radices)) <= 0)
     return 0;
   /* as radices_from_env takes them */
-  return fixed_stages_ok (radices, k, *values) ? k : 0;
+  return fixed_stages_ok (radices, k, *values, 1) ? k : 0;
 }
 
 static unsigned
@@ -792,24 +793,41 @@ static const unsigned fixed_radix_set[] = {
 #define N_FIXED_RADICES \
     (sizeof (fixed_radix_set) / sizeof (fixed_radix_set[0]))
 
+/* The wider composites 18, 20, 21, 22, 24, 26 and 28 (fft.cl),
+ * which only the measured table and CLFFT_RADICES ask for: the rules'
+ * search keeps fixed_radix_set, whose plans the sweeps were timed
+ * against. */
+static const unsigned measured_radix_set[] = {
+  28, 26, 24, 22, 21, 20, 18
+};
+
+#define N_MEASURED_RADICES \
+    (sizeof (measured_radix_set) / sizeof (measured_radix_set[0]))
+
 /* Whether fft.cl runs radix r as a register composite (DFT_COMPOSITE,
  * compiled in with CLF_COMPOSITE_RADICES) */
 static int
 register_composite (unsigned r)
 {
   return r == 6 || r == 9 || r == 10 || r == 12 || r == 14 || r == 15 ||
-      r == 25 || r == 27 || r == 32;
+      r == 25 || r == 27 || r == 32 ||
+      clf_holds_radix (measured_radix_set, N_MEASURED_RADICES, r);
 }
 
 /* Whether programs of values a thread can run these k stages: radices
- * of fixed_radix_set, none above values */
+ * of fixed_radix_set (and with wide, of measured_radix_set), none above
+ * values */
 static int
-fixed_stages_ok (const unsigned *radices, int k, unsigned values)
+fixed_stages_ok (const unsigned *radices, int k, unsigned values, int wide)
 {
-  for (int i = 0; i < k; i++)
-    if (!clf_holds_radix (fixed_radix_set, N_FIXED_RADICES, radices[i]) ||
-        radices[i] > values)
+  for (int i = 0; i < k; i++) {
+    int known = clf_holds_radix (fixed_radix_set, N_FIXED_RADICES,
+        radices[i]) || (wide && clf_holds_radix (measured_radix_set,
+            N_MEASURED_RADICES, radices[i]));
+
+    if (!known || radices[i] > values)
       return 0;
+  }
   return 1;
 }
 
@@ -942,7 +960,7 @@ radices_from_env (size_t n, unsigned values, unsigned *radices)
   unsigned given[CLF_MAX_STAGES];
   int k = clf_radices_from_env ("CLFFT_RADICES", n, given, CLF_MAX_STAGES);
 
-  if (!fixed_stages_ok (given, k, values))
+  if (!fixed_stages_ok (given, k, values, 1))
     return 0;
   memcpy (radices, given, k * sizeof (unsigned));
   return k;

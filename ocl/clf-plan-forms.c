@@ -2,26 +2,31 @@
  *
  * The rules of clf-plan.c (fewest stages, then the busiest threads)
  * choose well for most lengths, but sweeps of other forms on an H200
- * found 208 lengths whose best form ran clearly faster. Most hold three
+ * found 216 lengths whose best form ran clearly faster. Most hold three
  * stages of 32 values with a radix 25 or 27 where the rules take four of
  * 16 (4000 = 32x25x5, 3850 = 14x25x11), a 9 in place of 15x3 (360 =
  * 8x5x9), or the same radices in another order: odd radices of 11 and 13
  * first or between two others (330 = 10x3x11, 845 = 13x5x13), small odd
  * ones first (875 = 5x7x5x5), and, since a first radix that is no
  * multiple of 4 runs unpadded (clf-plan.c's padding_pays), such a radix
- * first (2178 = 3x6x11x11, 3380 = 5x4x13x13, 576 = 3x4x8x6). Each
- * entry's form beat the plan before it in five alternating rounds (2^24
- * points, medians, us): 4000 109.2 -> 87.5, 330 106.2 -> 87.9, 2750
- * 112.9 -> 95.5, 2178 103.0 -> 87.5; the 43 of the first sweep 1.9-25%
- * faster (7.9% in the geometric mean), the 126 of the second 1.3-21%
- * (5.4%), and with the padding rule the 168 lengths whose plans the
- * fortieth session changed 4.3% (2574 and 2178 1.18x); 1080 = 10x12x9
- * ran 1080 x4096, the issue's batch, 1.09x faster than 12x10x9. Entries of 32 values whose radices reach no further than 16
- * are those NVIDIA gives too few threads in 16 values (4095 = 13x9x7x5,
- * 3380): the planner fell back to 32 keeping CLFFT_RADICES in the
- * sweeps. Candidates from tests/bench/stage-forms.py, timed by
- * tests/bench/forms-bench (docs/benchmarks.md, "Thirty-eighth session"
- * to "Fortieth session"). Other GPUs may rank the forms otherwise;
+ * first (3380 = 5x4x13x13 before the wide composites, 576 = 3x4x8x6).
+ * Only this table takes the wide composites 18 to 28 (fft.cl), three
+ * stages where the rules' radices take four: 2860 = 11x13x20, 3276 =
+ * 9x28x13, 4095 = 15x13x21, 2178 = 11x18x11. Each entry's form beat the
+ * plan before it in five alternating rounds (2^24 points, medians, us):
+ * 4000 109.2 -> 87.5, 330 106.2 -> 87.9, 2860 100.1 -> 87.6, 3276 97.4
+ * -> 84.0; the 43 of the first sweep 1.9-25% faster (7.9% in the
+ * geometric mean), the 126 of the second 1.3-21% (5.4%), with the
+ * padding rule the 168 lengths whose plans the fortieth session changed
+ * 4.3% (2574 and 2178 1.18x), the 38 of the wide composites 3.3-17%
+ * (8.1%); 1080 = 10x12x9 ran 1080 x4096, the issue's batch, 1.09x
+ * faster than 12x10x9. Entries of 32 values whose radices reach no
+ * further than 16 are those NVIDIA gives too few threads in 16 values
+ * (3773 = 7x11x7x7, 4032): the planner fell back to 32 keeping
+ * CLFFT_RADICES in the sweeps. Candidates from tests/bench/stage-forms.py
+ * and the forty-first session's lists, timed by tests/bench/forms-bench
+ * (docs/benchmarks.md, "Thirty-eighth session" to "Forty-first
+ * session"). Other GPUs may rank the forms otherwise;
  * CLFFT_MEASURED_FORMS=0 keeps the rules. */
 #include "clf-private.h"
 
@@ -130,7 +135,7 @@ static const MeasuredForm measured_forms[] = {
   {1120, 16, 3, {14, 5, 16}},
   {1134, 16, 3, {9, 14, 9}},
   {1144, 16, 3, {11, 8, 13}},
-  {1176, 16, 3, {7, 14, 12}},
+  {1176, 32, 3, {8, 7, 21}},
   {1200, 16, 3, {16, 5, 15}},
   {1225, 8, 4, {5, 7, 7, 5}},
   {1260, 16, 3, {14, 10, 9}},
@@ -155,6 +160,7 @@ static const MeasuredForm measured_forms[] = {
   {1760, 16, 3, {11, 16, 10}},
   {1782, 32, 3, {6, 27, 11}},
   {1815, 16, 3, {11, 15, 11}},
+  {1820, 32, 3, {7, 20, 13}},
   {1872, 16, 3, {13, 12, 12}},
   {1925, 32, 3, {25, 11, 7}},
   {1936, 16, 3, {11, 16, 11}},
@@ -167,82 +173,89 @@ static const MeasuredForm measured_forms[] = {
   {2100, 32, 3, {6, 14, 25}},
   {2106, 32, 3, {6, 27, 13}},
   {2145, 16, 3, {15, 13, 11}},
-  {2178, 16, 4, {3, 6, 11, 11}},
+  {2178, 32, 3, {11, 18, 11}},
   {2187, 32, 3, {3, 27, 27}},
   {2200, 16, 4, {10, 10, 2, 11}},
   {2268, 32, 3, {14, 6, 27}},
   {2275, 32, 3, {7, 13, 25}},
   {2366, 16, 3, {13, 14, 13}},
   {2376, 16, 4, {6, 6, 6, 11}},
+  {2420, 32, 3, {11, 11, 20}},
   {2430, 32, 3, {9, 10, 27}},
   {2450, 16, 4, {14, 5, 5, 7}},
   {2500, 16, 4, {5, 5, 10, 10}},
   {2520, 16, 3, {12, 14, 15}},
   {2535, 16, 3, {13, 15, 13}},
-  {2574, 16, 4, {6, 13, 11, 3}},
+  {2541, 32, 3, {11, 11, 21}},
+  {2574, 32, 3, {18, 11, 13}},
   {2592, 32, 3, {32, 27, 3}},
   {2600, 16, 4, {5, 5, 8, 13}},
   {2646, 32, 3, {14, 7, 27}},
   {2662, 16, 4, {11, 11, 11, 2}},
   {2695, 16, 4, {11, 7, 7, 5}},
-  {2750, 32, 3, {25, 10, 11}},
-  {2772, 16, 4, {14, 6, 3, 11}},
+  {2750, 32, 3, {5, 25, 22}},
+  {2772, 32, 3, {9, 14, 22}},
   {2800, 32, 3, {8, 14, 25}},
-  {2808, 16, 4, {6, 6, 6, 13}},
-  {2860, 32, 4, {4, 5, 13, 11}},
-  {2904, 32, 4, {3, 11, 8, 11}},
+  {2808, 32, 3, {18, 12, 13}},
+  {2860, 32, 3, {11, 13, 20}},
+  {2904, 32, 3, {22, 11, 12}},
   {2916, 32, 3, {4, 27, 27}},
   {2970, 32, 3, {10, 27, 11}},
   {3000, 32, 3, {8, 15, 25}},
-  {3003, 32, 4, {3, 11, 13, 7}},
+  {3003, 32, 3, {13, 11, 21}},
   {3024, 32, 3, {8, 14, 27}},
-  {3042, 16, 4, {3, 13, 6, 13}},
-  {3080, 32, 4, {5, 7, 8, 11}},
+  {3042, 32, 3, {26, 13, 9}},
+  {3080, 32, 3, {7, 22, 20}},
+  {3087, 32, 3, {21, 21, 7}},
   {3136, 16, 3, {14, 16, 14}},
-  {3146, 32, 4, {11, 2, 11, 13}},
+  {3146, 32, 3, {22, 13, 11}},
   {3159, 32, 3, {9, 27, 13}},
   {3168, 32, 3, {32, 9, 11}},
   {3185, 16, 4, {13, 7, 7, 5}},
   {3200, 32, 3, {8, 16, 25}},
+  {3234, 32, 3, {7, 22, 21}},
   {3240, 32, 3, {8, 15, 27}},
   {3250, 32, 3, {10, 13, 25}},
-  {3276, 32, 4, {4, 9, 13, 7}},
-  {3300, 32, 3, {12, 25, 11}},
-  {3380, 32, 4, {5, 4, 13, 13}},
-  {3388, 32, 4, {7, 4, 11, 11}},
+  {3276, 32, 3, {9, 28, 13}},
+  {3300, 32, 3, {6, 25, 22}},
+  {3380, 32, 3, {10, 26, 13}},
+  {3388, 32, 3, {14, 22, 11}},
   {3402, 32, 3, {14, 9, 27}},
-  {3432, 32, 4, {4, 6, 13, 11}},
+  {3432, 32, 3, {13, 24, 11}},
   {3456, 32, 3, {16, 8, 27}},
+  {3465, 32, 3, {11, 15, 21}},
   {3500, 32, 3, {10, 14, 25}},
   {3510, 32, 3, {27, 10, 13}},
   {3520, 32, 3, {32, 10, 11}},
-  {3528, 32, 4, {14, 14, 6, 3}},
+  {3528, 32, 3, {21, 8, 21}},
+  {3549, 32, 3, {13, 13, 21}},
   {3564, 32, 3, {12, 27, 11}},
-  {3630, 32, 4, {11, 11, 2, 15}},
-  {3640, 32, 4, {14, 10, 2, 13}},
+  {3630, 32, 3, {22, 15, 11}},
+  {3640, 32, 3, {13, 14, 20}},
   {3645, 32, 3, {5, 27, 27}},
-  {3675, 32, 4, {3, 7, 7, 25}},
-  {3696, 32, 4, {14, 8, 11, 3}},
-  {3718, 32, 4, {11, 2, 13, 13}},
+  {3675, 32, 3, {25, 21, 7}},
+  {3696, 32, 3, {11, 16, 21}},
+  {3718, 32, 3, {22, 13, 13}},
   {3744, 32, 3, {9, 32, 13}},
   {3750, 32, 3, {6, 25, 25}},
   {3773, 32, 4, {7, 11, 7, 7}},
   {3780, 32, 3, {14, 10, 27}},
+  {3822, 32, 3, {13, 14, 21}},
   {3850, 32, 3, {14, 25, 11}},
   {3861, 32, 3, {13, 11, 27}},
   {3872, 32, 3, {32, 11, 11}},
   {3888, 32, 3, {9, 16, 27}},
-  {3900, 32, 3, {13, 12, 25}},
-  {3920, 32, 4, {14, 14, 10, 2}},
-  {3960, 32, 4, {3, 8, 11, 15}},
-  {3969, 32, 4, {27, 7, 7, 3}},
+  {3900, 32, 3, {15, 13, 20}},
+  {3920, 32, 3, {14, 14, 20}},
+  {3960, 32, 3, {18, 10, 22}},
+  {3969, 32, 3, {9, 21, 21}},
   {3993, 32, 4, {11, 11, 11, 3}},
   {4000, 32, 3, {32, 25, 5}},
-  {4004, 32, 4, {14, 2, 11, 13}},
+  {4004, 32, 3, {22, 14, 13}},
   {4032, 32, 4, {14, 12, 12, 2}},
   {4050, 32, 3, {10, 15, 27}},
-  {4056, 32, 4, {3, 8, 13, 13}},
-  {4095, 32, 4, {13, 9, 7, 5}},
+  {4056, 32, 3, {13, 24, 13}},
+  {4095, 32, 3, {15, 13, 21}},
 };
 
 #define N_MEASURED_FORMS (sizeof measured_forms / sizeof measured_forms[0])

@@ -2,7 +2,7 @@
  *
  * The rules of clf-plan.c (fewest stages, then the busiest threads)
  * choose well for most lengths, but sweeps of other forms on an H200
- * found 216 lengths whose best form ran clearly faster. Most hold three
+ * found 218 lengths whose best form ran clearly faster. Most hold three
  * stages of 32 values with a radix 25 or 27 where the rules take four of
  * 16 (4000 = 32x25x5, 3850 = 14x25x11), a 9 in place of 15x3 (360 =
  * 8x5x9), or the same radices in another order: odd radices of 11 and 13
@@ -18,11 +18,11 @@
  * -> 84.0; the 43 of the first sweep 1.9-25% faster (7.9% in the
  * geometric mean), the 126 of the second 1.3-21% (5.4%), with the
  * padding rule the 168 lengths whose plans the fortieth session changed
- * 4.3% (2574 and 2178 1.18x), the 38 of the wide composites 3.3-17%
- * (8.1%); 1080 = 10x12x9 ran 1080 x4096, the issue's batch, 1.09x
+ * 4.3% (2574 and 2178 1.18x), the 44 of the wide composites 1.7-17%
+ * (7.4%); 1080 = 10x12x9 ran 1080 x4096, the issue's batch, 1.09x
  * faster than 12x10x9. Entries of 32 values whose radices reach no
  * further than 16 are those NVIDIA gives too few threads in 16 values
- * (3773 = 7x11x7x7, 4032): the planner fell back to 32 keeping
+ * (3773 = 7x11x7x7, 3993): the planner fell back to 32 keeping
  * CLFFT_RADICES in the sweeps. Candidates from tests/bench/stage-forms.py
  * and the forty-first session's lists, timed by tests/bench/forms-bench
  * (docs/benchmarks.md, "Thirty-eighth session" to "Forty-first
@@ -154,7 +154,7 @@ static const MeasuredForm measured_forms[] = {
   {1568, 16, 3, {14, 7, 16}},
   {1625, 16, 4, {13, 5, 5, 5}},
   {1694, 16, 3, {11, 14, 11}},
-  {1701, 16, 4, {3, 9, 7, 9}},
+  {1701, 32, 3, {27, 3, 21}},
   {1715, 16, 4, {7, 5, 7, 7}},
   {1750, 16, 4, {10, 5, 5, 7}},
   {1760, 16, 3, {11, 16, 10}},
@@ -166,6 +166,7 @@ static const MeasuredForm measured_forms[] = {
   {1936, 16, 3, {11, 16, 11}},
   {1944, 16, 4, {6, 4, 9, 9}},
   {2000, 32, 3, {8, 10, 25}},
+  {2002, 32, 3, {13, 22, 7}},
   {2016, 16, 3, {16, 14, 9}},
   {2025, 32, 3, {9, 9, 25}},
   {2079, 32, 3, {7, 11, 27}},
@@ -174,6 +175,7 @@ static const MeasuredForm measured_forms[] = {
   {2106, 32, 3, {6, 27, 13}},
   {2145, 16, 3, {15, 13, 11}},
   {2178, 32, 3, {11, 18, 11}},
+  {2184, 32, 3, {13, 7, 24}},
   {2187, 32, 3, {3, 27, 27}},
   {2200, 16, 4, {10, 10, 2, 11}},
   {2268, 32, 3, {14, 6, 27}},
@@ -183,7 +185,7 @@ static const MeasuredForm measured_forms[] = {
   {2420, 32, 3, {11, 11, 20}},
   {2430, 32, 3, {9, 10, 27}},
   {2450, 16, 4, {14, 5, 5, 7}},
-  {2500, 16, 4, {5, 5, 10, 10}},
+  {2500, 32, 3, {25, 20, 5}},
   {2520, 16, 3, {12, 14, 15}},
   {2535, 16, 3, {13, 15, 13}},
   {2541, 32, 3, {11, 11, 21}},
@@ -201,7 +203,7 @@ static const MeasuredForm measured_forms[] = {
   {2904, 32, 3, {22, 11, 12}},
   {2916, 32, 3, {4, 27, 27}},
   {2970, 32, 3, {10, 27, 11}},
-  {3000, 32, 3, {8, 15, 25}},
+  {3000, 32, 3, {5, 25, 24}},
   {3003, 32, 3, {13, 11, 21}},
   {3024, 32, 3, {8, 14, 27}},
   {3042, 32, 3, {26, 13, 9}},
@@ -252,7 +254,7 @@ static const MeasuredForm measured_forms[] = {
   {3993, 32, 4, {11, 11, 11, 3}},
   {4000, 32, 3, {32, 25, 5}},
   {4004, 32, 3, {22, 14, 13}},
-  {4032, 32, 4, {14, 12, 12, 2}},
+  {4032, 32, 3, {21, 8, 24}},
   {4050, 32, 3, {10, 15, 27}},
   {4056, 32, 3, {13, 24, 13}},
   {4095, 32, 3, {15, 13, 21}},

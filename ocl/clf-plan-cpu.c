@@ -173,6 +173,18 @@ enum
 #define STAGE_PASS_COST 1.0
 #define STAGE_PASS_MAX 4096
 
+/* A row stage of radix 62 (two 31-point DFTs, 124 values a work-item)
+ * costs more again than the widths above say: where 31 and a radix
+ * twice the other take as many stages, they run faster. On a 2-core Xeon
+ * (PoCL 3.1, 2^20 points, three rounds) the 16 lengths this changes ran
+ * 1.11x faster in the geometric mean (620 62x10 -> 31x20 1.60x, 1116
+ * 18x62 -> 31x36 1.38x, 558 1.16x, 1550 1.18x), 1984 (31x64) 0.96x,
+ * 1488 and 4092 0.98x. Past 0.8 three-stage forms take over (2232 and
+ * 3720 faster, 3844 slower, 806, 1178 and 2046 0.75-0.88x as measured
+ * with 62 out of the radices). Columns and rows past STAGE_PASS_MAX were
+ * not measured and keep the costs above. */
+#define RADIX_62_COST 0.7
+
 static double
 stage_cost (size_t n, size_t ns, unsigned R, int order)
 {
@@ -191,6 +203,8 @@ stage_cost (size_t n, size_t ns, unsigned R, int order)
 
   if (order == ORDER_COLUMNS)
     return c + (R > 32 ? 0.15 : 0.0);
+  if (R == 62 && n <= STAGE_PASS_MAX)
+    c += RADIX_62_COST;
   if (in_lanes) {
     e0 = ns;
     c += 0.3;

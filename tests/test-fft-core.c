@@ -1135,8 +1135,8 @@ test_cpu_path_composites (void)
 static void
 test_cpu_path_few_lanes (void)
 {
-  static const size_t sizes[] = { 84, 98, 105, 124, 186, 576, 693, 729,
-    1260
+  static const size_t sizes[] = { 84, 98, 105, 124, 186, 576, 620, 693,
+    729, 1116, 1260
   };
   setenv ("CLFFT_CPU_PATH", "1", 1);
   check_plan_uses (84, 0, "cput(84:12x7");
@@ -1157,6 +1157,11 @@ test_cpu_path_few_lanes (void)
   check_plan_uses (1260, 0, "cput(1260:30x42");
   check_plan_uses (4096, 0, "cput(4096:64x64");
   check_plan_uses (6144, 0, "cput(6144:16x16x24");
+  /* 31 and a radix twice the other rather than 62 at as many stages
+   * (RADIX_62_COST); 1364 keeps 22x62 (4x11x31 takes a stage more) */
+  check_plan_uses (620, 0, "cput(620:31x20");
+  check_plan_uses (1116, 0, "cput(1116:31x36");
+  check_plan_uses (1364, 0, "cput(1364:22x62");
   check_lengths ("cpu few lanes", sizes, sizeof (sizes) / sizeof (sizes[0]));
   unsetenv ("CLFFT_CPU_PATH");
 }

@@ -418,8 +418,7 @@ static int small_radices (size_t n, unsigned values, unsigned *radices);
 static int fewest_radices (size_t n, unsigned values, int cutters,
     unsigned *radices);
 static int radices_from_env (size_t n, unsigned values, unsigned *radices);
-static int fixed_stages_ok (const unsigned *radices, int k, unsigned values,
-    int wide);
+static int fixed_stages_ok (const unsigned *radices, int k, unsigned values);
 static int specialize (ClfContext * ctx);
 
 /* Passes other than plain complex rows: across transforms, with
@@ -594,7 +593,7 @@ measured_form (ClfContext * ctx, size_t n, cl_uint flags, unsigned *values,
       (k = clf_measured_form (n, values, radices)) <= 0)
     return 0;
   /* as radices_from_env takes them */
-  return fixed_stages_ok (radices, k, *values, 1) ? k : 0;
+  return fixed_stages_ok (radices, k, *values) ? k : 0;
 }
 
 static unsigned
@@ -814,16 +813,16 @@ register_composite (unsigned r)
       clf_holds_radix (measured_radix_set, N_MEASURED_RADICES, r);
 }
 
-/* Whether programs of values a thread can run these k stages: radices
- * of fixed_radix_set (and with wide, of measured_radix_set), none above
- * values */
+/* Whether programs of values a thread can run these k stages (the
+ * measured table's or CLFFT_RADICES'): radices of fixed_radix_set or
+ * measured_radix_set, none above values */
 static int
-fixed_stages_ok (const unsigned *radices, int k, unsigned values, int wide)
+fixed_stages_ok (const unsigned *radices, int k, unsigned values)
 {
   for (int i = 0; i < k; i++) {
     int known = clf_holds_radix (fixed_radix_set, N_FIXED_RADICES,
-        radices[i]) || (wide && clf_holds_radix (measured_radix_set,
-            N_MEASURED_RADICES, radices[i]));
+        radices[i]) || clf_holds_radix (measured_radix_set,
+        N_MEASURED_RADICES, radices[i]);
 
     if (!known || radices[i] > values)
       return 0;
@@ -952,15 +951,15 @@ small_radices (size_t n, unsigned values, unsigned *radices)
 }
 
 /* CLFFT_RADICES=AxBx... (for tuning): those stages, in that order, where
- * they are radices of fixed_radix_set that multiply to n. Their count, or
- * 0 (radices untouched) */
+ * they are radices of fixed_radix_set or measured_radix_set that multiply
+ * to n. Their count, or 0 (radices untouched) */
 static int
 radices_from_env (size_t n, unsigned values, unsigned *radices)
 {
   unsigned given[CLF_MAX_STAGES];
   int k = clf_radices_from_env ("CLFFT_RADICES", n, given, CLF_MAX_STAGES);
 
-  if (!fixed_stages_ok (given, k, values, 1))
+  if (!fixed_stages_ok (given, k, values))
     return 0;
   memcpy (radices, given, k * sizeof (unsigned));
   return k;

@@ -125,13 +125,21 @@ direct_io (ClfContext * ctx)
  * us padded against 424-427, 1575 x8192 105-107 against 91-93, 3125
  * x4096 116-117 against 101-105; no odd size of thirteen ran more than
  * 1% faster padded.
- * CLFFT_LDS_PAD=0/1 overrides (for comparing, and to test both forms). */
+ * CLFFT_LDS_PAD=0/1 overrides (for comparing, and to test both forms;
+ * lds_pad_env: 0 or 1 where set, else -1). */
+static int
+lds_pad_env (void)
+{
+  const char *env = getenv ("CLFFT_LDS_PAD");
+  return env && env[0] ? env[0] != '0' : -1;
+}
+
 static int
 lds_pad (ClfContext * ctx, size_t n)
 {
-  const char *env = getenv ("CLFFT_LDS_PAD");
-  if (env && env[0])
-    return env[0] != '0';
+  int forced = lds_pad_env ();
+  if (forced >= 0)
+    return forced;
   return !clf_context_is_cpu (ctx) && n % 2 == 0;
 }
 
@@ -153,9 +161,7 @@ lds_pad (ClfContext * ctx, size_t n)
 static int
 padding_pays (const char *name, cl_uint flags, unsigned first)
 {
-  const char *env = getenv ("CLFFT_LDS_PAD");
-
-  if ((env && env[0]) || strcmp (name, "fft_local") ||
+  if (lds_pad_env () >= 0 || strcmp (name, "fft_local") ||
       (flags & (PLANAR | PRE_TWIDDLE | POST_TWIDDLE | STORE_BFAST |
               BLUESTEIN_PASS)))
     return 1;

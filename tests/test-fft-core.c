@@ -784,11 +784,10 @@ test_measured_forms (void)
       sample |= !radix_seen[radices[s]];
     entries++;
     seen[values][k] = 1;
-    if (sample)
-      for (int s = 0; s < k; s++)
-        radix_seen[radices[s]] = 1;
     if (!sample)
       continue;
+    for (int s = 0; s < k; s++)
+      radix_seen[radices[s]] = 1;
     len = snprintf (want, sizeof want, "local(%zu:", n);
     for (int s = 0; s < k; s++)
       len += snprintf (want + len, sizeof want - len, "%s%u", s ? "x" : "",

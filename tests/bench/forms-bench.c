@@ -9,7 +9,9 @@
  * NAME=VALUE settings of other knobs for that line alone ("1000 - -
  * CLFFT_MEASURED_FORMS=0": the rules' plan). With --compile it only
  * builds each line's programs (into CLFFT_CACHE_DIR), for shards run side
- * by side: --compile K/M takes every M-th line from the K-th.
+ * by side: --compile K/M takes every M-th line from the K-th. Give the
+ * shards the TOTAL the timing run takes: a program depends on the batch
+ * (fewer transforms widen the threads of each).
  *
  * usage: forms-bench [--compile K/M] [TOTAL] [ROUNDS] [ITERS] < forms */
 #include "clf.h"
@@ -120,7 +122,7 @@ main (int argc, char **argv)
   }
   if (shards) {
     for (size_t i = shard; i < nforms; i += shards) {
-      ClfPlan *plan = form_plan (ctx, &forms[i], 64, &err);
+      ClfPlan *plan = form_plan (ctx, &forms[i], total / forms[i].n, &err);
       if (plan)
         clf_plan_free (plan);
     }

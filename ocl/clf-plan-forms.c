@@ -2,7 +2,7 @@
  *
  * The rules of clf-plan.c (fewest stages, then the busiest threads)
  * choose well for most lengths, but sweeps of other forms on an H200
- * found 218 lengths whose best form ran clearly faster. Most hold three
+ * found 226 lengths whose best form ran clearly faster. Most hold three
  * stages of 32 values with a radix 25 or 27 where the rules take four of
  * 16 (4000 = 32x25x5, 3850 = 14x25x11), a 9 in place of 15x3 (360 =
  * 8x5x9), or the same radices in another order: odd radices of 11 and 13
@@ -19,14 +19,16 @@
  * geometric mean), the 126 of the second 1.3-21% (5.4%), with the
  * padding rule the 168 lengths whose plans the fortieth session changed
  * 4.3% (2574 and 2178 1.18x), the 44 of the wide composites 1.7-17%
- * (7.4%); 1080 = 10x12x9 ran 1080 x4096, the issue's batch, 1.09x
- * faster than 12x10x9. Entries of 32 values whose radices reach no
- * further than 16 are those NVIDIA gives too few threads in 16 values
- * (3773 = 7x11x7x7, 3993): the planner fell back to 32 keeping
- * CLFFT_RADICES in the sweeps. Candidates from tests/bench/stage-forms.py
- * and the forty-first session's lists, timed by tests/bench/forms-bench
- * (docs/benchmarks.md, "Thirty-eighth session" to "Forty-first
- * session"). Other GPUs may rank the forms otherwise;
+ * (7.4%), the 17 of the forty-second session 3.4-11% (5.3%: 3564 =
+ * 18x11x18 1.11x, 2835 = 5x27x21 1.08x); 1080 = 10x12x9 ran 1080
+ * x4096, the issue's batch, 1.09x faster than 12x10x9. Entries of 32
+ * values whose radices reach no further than 16 are those NVIDIA gives
+ * too few threads in 16 values (3773 = 7x11x7x7, 3993): the planner
+ * fell back to 32 keeping CLFFT_RADICES in the sweeps. Candidates from
+ * tests/bench/stage-forms.py and the forty-first and forty-second
+ * sessions' lists, timed by tests/bench/forms-bench (docs/benchmarks.md,
+ * "Thirty-eighth session" to "Forty-second session"). Other GPUs may
+ * rank the forms otherwise;
  * CLFFT_MEASURED_FORMS=0 keeps the rules. */
 #include "clf-private.h"
 
@@ -45,6 +47,7 @@ static const MeasuredForm measured_forms[] = {
   {105, 8, 3, {7, 3, 5}},
   {108, 16, 2, {12, 9}},
   {132, 16, 2, {12, 11}},
+  {147, 8, 3, {7, 3, 7}},
   {156, 16, 2, {12, 13}},
   {168, 8, 3, {8, 3, 7}},
   {180, 16, 2, {12, 15}},
@@ -58,7 +61,7 @@ static const MeasuredForm measured_forms[] = {
   {300, 16, 3, {4, 5, 15}},
   {315, 16, 3, {5, 7, 9}},
   {330, 16, 3, {10, 3, 11}},
-  {350, 16, 3, {7, 10, 5}},
+  {350, 16, 3, {5, 7, 10}},
   {360, 16, 3, {8, 5, 9}},
   {363, 16, 3, {11, 3, 11}},
   {375, 16, 3, {5, 5, 15}},
@@ -158,10 +161,13 @@ static const MeasuredForm measured_forms[] = {
   {1715, 16, 4, {7, 5, 7, 7}},
   {1750, 16, 4, {10, 5, 5, 7}},
   {1760, 16, 3, {11, 16, 10}},
+  {1764, 32, 3, {7, 12, 21}},
   {1782, 32, 3, {6, 27, 11}},
   {1815, 16, 3, {11, 15, 11}},
   {1820, 32, 3, {7, 20, 13}},
+  {1848, 32, 3, {11, 8, 21}},
   {1872, 16, 3, {13, 12, 12}},
+  {1890, 32, 3, {10, 9, 21}},
   {1925, 32, 3, {25, 11, 7}},
   {1936, 16, 3, {11, 16, 11}},
   {1944, 16, 4, {6, 4, 9, 9}},
@@ -174,11 +180,13 @@ static const MeasuredForm measured_forms[] = {
   {2100, 32, 3, {6, 14, 25}},
   {2106, 32, 3, {6, 27, 13}},
   {2145, 16, 3, {15, 13, 11}},
+  {2160, 32, 3, {15, 8, 18}},
   {2178, 32, 3, {11, 18, 11}},
   {2184, 32, 3, {13, 7, 24}},
   {2187, 32, 3, {3, 27, 27}},
   {2200, 16, 4, {10, 10, 2, 11}},
-  {2268, 32, 3, {14, 6, 27}},
+  {2250, 32, 3, {25, 5, 18}},
+  {2268, 32, 3, {9, 14, 18}},
   {2275, 32, 3, {7, 13, 25}},
   {2366, 16, 3, {13, 14, 13}},
   {2376, 16, 4, {6, 6, 6, 11}},
@@ -186,19 +194,21 @@ static const MeasuredForm measured_forms[] = {
   {2430, 32, 3, {9, 10, 27}},
   {2450, 16, 4, {14, 5, 5, 7}},
   {2500, 32, 3, {25, 20, 5}},
-  {2520, 16, 3, {12, 14, 15}},
+  {2520, 32, 3, {5, 24, 21}},
   {2535, 16, 3, {13, 15, 13}},
   {2541, 32, 3, {11, 11, 21}},
   {2574, 32, 3, {18, 11, 13}},
   {2592, 32, 3, {32, 27, 3}},
   {2600, 16, 4, {5, 5, 8, 13}},
-  {2646, 32, 3, {14, 7, 27}},
+  {2625, 32, 3, {5, 25, 21}},
+  {2646, 32, 3, {21, 6, 21}},
   {2662, 16, 4, {11, 11, 11, 2}},
   {2695, 16, 4, {11, 7, 7, 5}},
   {2750, 32, 3, {5, 25, 22}},
   {2772, 32, 3, {9, 14, 22}},
-  {2800, 32, 3, {8, 14, 25}},
+  {2800, 32, 3, {14, 20, 10}},
   {2808, 32, 3, {18, 12, 13}},
+  {2835, 32, 3, {5, 27, 21}},
   {2860, 32, 3, {11, 13, 20}},
   {2904, 32, 3, {22, 11, 12}},
   {2916, 32, 3, {4, 27, 27}},
@@ -212,7 +222,7 @@ static const MeasuredForm measured_forms[] = {
   {3136, 16, 3, {14, 16, 14}},
   {3146, 32, 3, {22, 13, 11}},
   {3159, 32, 3, {9, 27, 13}},
-  {3168, 32, 3, {32, 9, 11}},
+  {3168, 32, 3, {22, 8, 18}},
   {3185, 16, 4, {13, 7, 7, 5}},
   {3200, 32, 3, {8, 16, 25}},
   {3234, 32, 3, {7, 22, 21}},
@@ -231,7 +241,7 @@ static const MeasuredForm measured_forms[] = {
   {3520, 32, 3, {32, 10, 11}},
   {3528, 32, 3, {21, 8, 21}},
   {3549, 32, 3, {13, 13, 21}},
-  {3564, 32, 3, {12, 27, 11}},
+  {3564, 32, 3, {18, 11, 18}},
   {3630, 32, 3, {22, 15, 11}},
   {3640, 32, 3, {13, 14, 20}},
   {3645, 32, 3, {5, 27, 27}},
@@ -241,11 +251,11 @@ static const MeasuredForm measured_forms[] = {
   {3744, 32, 3, {9, 32, 13}},
   {3750, 32, 3, {6, 25, 25}},
   {3773, 32, 4, {7, 11, 7, 7}},
-  {3780, 32, 3, {14, 10, 27}},
+  {3780, 32, 3, {9, 21, 20}},
   {3822, 32, 3, {13, 14, 21}},
   {3850, 32, 3, {14, 25, 11}},
   {3861, 32, 3, {13, 11, 27}},
-  {3872, 32, 3, {32, 11, 11}},
+  {3872, 32, 3, {16, 11, 22}},
   {3888, 32, 3, {9, 16, 27}},
   {3900, 32, 3, {15, 13, 20}},
   {3920, 32, 3, {14, 14, 20}},

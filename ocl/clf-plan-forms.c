@@ -2,7 +2,7 @@
  *
  * The rules of clf-plan.c (fewest stages, then the busiest threads)
  * choose well for most lengths, but sweeps of other forms on an H200
- * found 226 lengths whose best form ran clearly faster. Most hold three
+ * found 228 lengths whose best form ran clearly faster. Most hold three
  * stages of 32 values with a radix 25 or 27 where the rules take four of
  * 16 (4000 = 32x25x5, 3850 = 14x25x11), a 9 in place of 15x3 (360 =
  * 8x5x9), or the same radices in another order: odd radices of 11 and 13
@@ -19,8 +19,9 @@
  * geometric mean), the 126 of the second 1.3-21% (5.4%), with the
  * padding rule the 168 lengths whose plans the fortieth session changed
  * 4.3% (2574 and 2178 1.18x), the 44 of the wide composites 1.7-17%
- * (7.4%), the 17 of the forty-second session 3.4-11% (5.3%: 3564 =
- * 18x11x18 1.11x, 2835 = 5x27x21 1.08x); 1080 = 10x12x9 ran 1080
+ * (7.4%), the 22 of the forty-second session 3.2-11% (4.9%: 3564 =
+ * 18x11x18 1.11x, 2835 = 5x27x21 1.08x, 675 = 5x15x9 1.04x against
+ * 27x25); 1080 = 10x12x9 ran 1080
  * x4096, the issue's batch, 1.09x faster than 12x10x9. Entries of 32
  * values whose radices reach no further than 16 are those NVIDIA gives
  * too few threads in 16 values (3773 = 7x11x7x7, 3993): the planner
@@ -86,6 +87,7 @@ static const MeasuredForm measured_forms[] = {
   {540, 16, 3, {12, 5, 9}},
   {546, 16, 3, {6, 7, 13}},
   {550, 16, 3, {11, 5, 10}},
+  {560, 8, 4, {7, 4, 4, 5}},
   {567, 16, 3, {9, 7, 9}},
   {572, 16, 3, {11, 4, 13}},
   {576, 8, 4, {3, 4, 8, 6}},
@@ -99,9 +101,9 @@ static const MeasuredForm measured_forms[] = {
   {650, 16, 3, {10, 5, 13}},
   {660, 16, 3, {10, 6, 11}},
   {672, 8, 4, {3, 4, 8, 7}},
-  {675, 32, 2, {27, 25}},
+  {675, 16, 3, {5, 15, 9}},
   {676, 16, 3, {13, 4, 13}},
-  {700, 16, 3, {7, 10, 10}},
+  {700, 8, 4, {7, 4, 5, 5}},
   {702, 16, 3, {6, 13, 9}},
   {715, 16, 3, {11, 5, 13}},
   {720, 16, 3, {16, 3, 15}},
@@ -112,12 +114,13 @@ static const MeasuredForm measured_forms[] = {
   {780, 16, 3, {10, 6, 13}},
   {784, 8, 4, {7, 4, 4, 7}},
   {792, 16, 3, {8, 11, 9}},
-  {800, 32, 2, {32, 25}},
+  {800, 8, 4, {5, 8, 4, 5}},
   {810, 16, 3, {9, 10, 9}},
   {840, 16, 3, {6, 14, 10}},
   {845, 16, 3, {13, 5, 13}},
   {875, 8, 4, {5, 7, 5, 5}},
   {882, 8, 4, {6, 7, 7, 3}},
+  {896, 8, 4, {7, 4, 8, 4}},
   {900, 16, 3, {10, 6, 15}},
   {910, 16, 3, {14, 5, 13}},
   {924, 16, 3, {12, 7, 11}},

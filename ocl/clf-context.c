@@ -29,6 +29,7 @@ struct _ClfContext
   char description[640];
   size_t local_mem;
   size_t max_work_group;
+  size_t cache_bytes;           /* global memory cache (0: not reported) */
   int is_cpu;
 
   pthread_mutex_t lock;         /* guards programs */
@@ -251,6 +252,12 @@ clf_context_new (const char *device_spec, ClfError * err)
   ctx->local_mem = local_mem;
   clGetDeviceInfo (e->device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
       sizeof (ctx->max_work_group), &ctx->max_work_group, NULL);
+  {
+    cl_ulong cache = 0;
+    if (clGetDeviceInfo (e->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE,
+            sizeof (cache), &cache, NULL) == CL_SUCCESS)
+      ctx->cache_bytes = (size_t) cache;
+  }
   free (list);
 
   {
@@ -385,6 +392,12 @@ size_t
 clf_context_max_work_group (ClfContext * ctx)
 {
   return ctx->max_work_group;
+}
+
+size_t
+clf_context_cache_bytes (ClfContext * ctx)
+{
+  return ctx->cache_bytes;
 }
 
 cl_program

@@ -54,6 +54,19 @@
  * way). */
 #define CHUNK_BYTES (4u << 20)
 #define MAX_CHUNKS 256
+/* Where the device reports a last-level cache of more than 14 chunks, an
+ * axis of up to a fourteenth of it runs whole: the chunks' launches and
+ * scratch copies cost more than the caches save. On a 2-core Xeon whose
+ * PoCL reports 480 MiB (pinned threads, us): 729 x1438 1622 whole
+ * against 1775 chunked, 2187 x479 1942 against 2218, 1000 x1024 1242
+ * against 1336, 1000 x2048 2354-2390 against 2718-2766, 1920x1080
+ * 4713-4907 against 5418-5583, 1536x1536 (18 MiB) 4672-4777 against
+ * 6095-6222, 2048x2048 (32 MiB) 9308-10059 against 10085-10641; from 40
+ * MiB chunks won: 2560x2048 13351-13561 against 14156-14355, 4096 x1536
+ * 8015-8587 against 12510-12738, 3840x2160 27064-27891 against
+ * 31821-33657. The EPYCs of 32 MiB (1 MiB of L2 a core) took chunks
+ * from 8 MiB. */
+#define WHOLE_CACHE_SHARE 14
 
 int
 clf_plan_cpu_enabled (ClfContext * ctx)
@@ -474,12 +487,16 @@ stage_twiddles (const unsigned *radices, int ns, size_t pad, size_t *floats,
 }
 
 static size_t
-chunk_bytes (size_t total)
+chunk_bytes (ClfContext * ctx, size_t total)
 {
   const char *env = getenv ("CLFFT_CPU_CHUNK");
+  size_t whole = clf_context_cache_bytes (ctx) / WHOLE_CACHE_SHARE;
+
   if (env && env[0])
     return (size_t) strtoull (env, NULL, 0);
-  return total > CHUNK_BYTES ? CHUNK_BYTES : 0;
+  if (whole < CHUNK_BYTES)
+    whole = CHUNK_BYTES;
+  return total > whole ? CHUNK_BYTES : 0;
 }
 
 /* One stage of the axis: its kernel(s) and what varies per chunk */
@@ -706,7 +723,7 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
     fx = *ax;
   n = fx.n;
   cols = column_count (&fx);
-  target = chunk_bytes (n * batch * sizeof (cl_float2));
+  target = chunk_bytes (ctx, n * batch * sizeof (cl_float2));
   if (whole_rows_fit (&fx, cols)) {
     order = ORDER_WHOLE;
     ns = 1;

@@ -55,6 +55,9 @@ size_t clf_context_local_fft_limit (ClfContext * ctx);
 /* complex values local memory holds (work-groups pack transforms in it) */
 size_t clf_context_local_capacity (ClfContext * ctx);
 size_t clf_context_max_work_group (ClfContext * ctx);
+/* The device's global memory cache in bytes (a CPU's last level), 0 where
+ * it reports none */
+size_t clf_context_cache_bytes (ClfContext * ctx);
 
 /* Factorisation (clf-factor.c). Radices: 16, 8, 4, 2 and the odd primes
  * 3 to 31. */

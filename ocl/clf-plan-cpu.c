@@ -67,6 +67,12 @@
  * 31821-33657. The EPYCs of 32 MiB (1 MiB of L2 a core) took chunks
  * from 8 MiB. */
 #define WHOLE_CACHE_SHARE 14
+/* Column chunks (ranges of columns) of up to a 32nd of such a cache: on
+ * the same Xeon 16 MiB chunks took 4096x4096 to 62.1-63.2 ms from
+ * 78.0-79.8, 4096x2160 to 28.4-30.1 from 32.9-33.2, 3840x2160 to
+ * 27.8-29.1 from 30.4-32.6; rows kept 4 MiB (4096 x2048 14.1-15.2 ms in
+ * 16 MiB against 12.4-13.4). */
+#define COLUMN_CACHE_SHARE 32
 
 int
 clf_plan_cpu_enabled (ClfContext * ctx)
@@ -487,16 +493,20 @@ stage_twiddles (const unsigned *radices, int ns, size_t pad, size_t *floats,
 }
 
 static size_t
-chunk_bytes (ClfContext * ctx, size_t total)
+chunk_bytes (ClfContext * ctx, size_t total, int columns)
 {
   const char *env = getenv ("CLFFT_CPU_CHUNK");
-  size_t whole = clf_context_cache_bytes (ctx) / WHOLE_CACHE_SHARE;
+  size_t cache = clf_context_cache_bytes (ctx);
+  size_t whole = cache / WHOLE_CACHE_SHARE;
+  size_t chunk = columns ? cache / COLUMN_CACHE_SHARE : 0;
 
   if (env && env[0])
     return (size_t) strtoull (env, NULL, 0);
   if (whole < CHUNK_BYTES)
     whole = CHUNK_BYTES;
-  return total > whole ? CHUNK_BYTES : 0;
+  if (chunk < CHUNK_BYTES)
+    chunk = CHUNK_BYTES;
+  return total > whole ? chunk : 0;
 }
 
 /* One stage of the axis: its kernel(s) and what varies per chunk */
@@ -723,7 +733,7 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
     fx = *ax;
   n = fx.n;
   cols = column_count (&fx);
-  target = chunk_bytes (ctx, n * batch * sizeof (cl_float2));
+  target = chunk_bytes (ctx, n * batch * sizeof (cl_float2), cols != 0);
   if (whole_rows_fit (&fx, cols)) {
     order = ORDER_WHOLE;
     ns = 1;

@@ -101,6 +101,20 @@ static const unsigned whole_only_set[] = { 26, 34, 38, 39, 44, 46, 51, 52,
 
 #define NWHOLE_ONLY (sizeof (whole_only_set) / sizeof (whole_only_set[0]))
 
+/* Lengths of 65 to 128 points that run whole rows too, as products of
+ * two radices of up to 16 in registers (125 = 5x25): on a 2-core Xeon
+ * (PoCL 3.1, 2^20 points, three rounds) 1.41-2.84x faster than their two
+ * stages, 2.07x in the geometric mean (81 9x9 1.73-1.82 ms -> 0.67-0.72,
+ * 100 10x10 1.68-1.81 -> 0.61-0.65, 128 8x16 0.88-0.92 -> 0.62-0.64).
+ * Longer ones gained less for programs that take 8-24 s to build there
+ * (144 1.28 -> 0.65 ms, 225 1.74 -> 1.08; 256 0.93 -> 1.01). */
+static const unsigned whole_long_set[] = { 66, 70, 72, 75, 77, 78, 80, 81,
+  84, 88, 90, 91, 96, 98, 99, 100, 104, 105, 108, 110, 112, 117, 120, 121,
+  125, 126, 128
+};
+
+#define NWHOLE_LONG (sizeof (whole_long_set) / sizeof (whole_long_set[0]))
+
 /* How the rows of an axis are laid out between stages */
 enum
 {
@@ -361,7 +375,8 @@ cpu_radices (size_t n, int order, unsigned *radices, double *cost)
 }
 
 /* Whether the rows of fx run whole, one stage of radix n (MODE 5): n one
- * of the radices or of whole_only_set, complex rows (a real axis as its
+ * of the radices or of whole_only_set up to 64 points, or of
+ * whole_long_set, complex rows (a real axis as its
  * half, see real_half) without an input extent or multiplier, and no
  * stages set by CLFFT_CPU_RADICES. CLFFT_CPU_WHOLE=0 turns it off (for
  * comparing plans). Two stages of short radices fill few of a vector's
@@ -382,9 +397,10 @@ whole_rows_fit (const Axis * fx, size_t cols)
     return 0;
   if (cpu_radices_from_env (fx->n, radices) > 0)
     return 0;
-  return fx->n <= 64 &&
-      (clf_holds_radix (cpu_radix_set, NRADICES, (unsigned) fx->n) ||
-      clf_holds_radix (whole_only_set, NWHOLE_ONLY, (unsigned) fx->n));
+  if (fx->n > 64)
+    return clf_holds_radix (whole_long_set, NWHOLE_LONG, (unsigned) fx->n);
+  return clf_holds_radix (cpu_radix_set, NRADICES, (unsigned) fx->n) ||
+      clf_holds_radix (whole_only_set, NWHOLE_ONLY, (unsigned) fx->n);
 }
 
 /* work-group size along dimension 0: a multiple of LANES when the extent

@@ -1126,11 +1126,12 @@ test_cpu_path_composites (void)
   unsetenv ("CLFFT_CPU_PATH");
 }
 
-/* Rows just past whole rows' 64 points on the CPU path: the transposed
- * order ends in no stage of 4 butterflies or fewer and takes no radix
- * above 32 across as few work-items (FEW_LANES_COST), so 84 is no longer
- * 2x42 nor 124 2x62; no radix above 32 runs two butterflies along the
- * vector lanes (SCALAR_WIDE_COST): 98 is no longer 2x49. */
+/* Rows past whole rows on the CPU path (and, with CLFFT_CPU_WHOLE=0, the
+ * rows of 65 to 128 points that run whole): the transposed order ends in
+ * no stage of 4 butterflies or fewer and takes no radix above 32 across
+ * as few work-items (FEW_LANES_COST), so 84 is no longer 2x42 nor 124
+ * 2x62; no radix above 32 runs two butterflies along the vector lanes
+ * (SCALAR_WIDE_COST): 98 is no longer 2x49. */
 static void
 test_cpu_path_few_lanes (void)
 {
@@ -1138,14 +1139,17 @@ test_cpu_path_few_lanes (void)
     729, 1116, 1260
   };
   setenv ("CLFFT_CPU_PATH", "1", 1);
+  setenv ("CLFFT_CPU_WHOLE", "0", 1);
   check_plan_uses (84, 0, "cput(84:12x7");
   check_plan_uses (105, 0, "cput(105:15x7");
-  check_plan_uses (124, 0, "cput(124:31x4");
-  check_plan_uses (186, 0, "cput(186:6x31");
   check_plan_uses (98, 0, "cput(98:14x7");
   /* a rest of lanes in the last stage, not of work-items in the first
    * (LAST_STAGE_REST) */
   check_plan_uses (120, 0, "cput(120:15x8");
+  check_lengths ("cpu few lanes staged", sizes, 3);
+  unsetenv ("CLFFT_CPU_WHOLE");
+  check_plan_uses (124, 0, "cput(124:31x4");
+  check_plan_uses (186, 0, "cput(186:6x31");
   /* but a radix of 50 or more across 9 to 12 lanes pays its second
    * vector whole (WIDE_LANES_REST): 576 is no longer 9x64 */
   check_plan_uses (576, 0, "cput(576:24x24");
@@ -1445,9 +1449,10 @@ check_extent_cases (void)
   check_extents ("extents", 1009, 2, CLF_FORWARD, 500, 1, 300);
 }
 
-/* Rows of up to 64 points of prime factors up to 31 run whole in one
- * stage on the CPU path, eight transforms in a work-item's lanes (MODE 5
- * of kernels/fft_cpu.cl): the composites only whole rows take, lengths
+/* Rows of up to 64 points of prime factors up to 31, and 27 lengths of
+ * 65 to 128 points (whole_long_set), run whole in one stage on the CPU
+ * path, eight transforms in a work-item's lanes (MODE 5 of
+ * kernels/fft_cpu.cl): the composites only whole rows take, lengths
  * below 4 and every remainder of 4 (rows loaded 4 values at a time),
  * batches that leave a partial group, chunks, in place, rows of other
  * strides and an output extent. "every length 1..1024" runs the other
@@ -1456,15 +1461,18 @@ static void
 test_cpu_path_whole_rows (void)
 {
   static const size_t sizes[] = { 2, 3, 5, 6, 7, 12, 26, 28, 31, 34, 38,
-    39, 44, 46, 51, 52, 55, 57, 58, 62, 64
+    39, 44, 46, 51, 52, 55, 57, 58, 62, 64, 66, 81, 99, 110, 121, 125, 126
   };
   ClfPlanDesc d;
 
   setenv ("CLFFT_CPU_PATH", "1", 1);
   check_plan_uses (28, 0, "cpuw(28:28)");
   check_plan_uses (58, 0, "cpuw(58:58)");
-  check_plan_lacks (66, 0, "cpuw");
-  check_plan_lacks (37, 0, "cpuw");
+  check_plan_uses (81, 0, "cpuw(81:81)");
+  check_plan_uses (125, 0, "cpuw(125:125)");
+  check_plan_lacks (68, 0, "cpuw");
+  check_plan_lacks (130, 0, "cpuw");
+  check_plan_lacks (37, 0, "cpuw(37");
   setenv ("CLFFT_CPU_WHOLE", "0", 1);
   check_plan_lacks (28, 0, "cpuw");
   unsetenv ("CLFFT_CPU_WHOLE");
@@ -1475,6 +1483,8 @@ test_cpu_path_whole_rows (void)
           0, 13));
   check_err ("whole rows inverse", 58, 1, run_simple (CLF_C2C, CLF_INVERSE,
           58, 0, 16));
+  check_err ("whole rows inverse", 100, 1, run_simple (CLF_C2C, CLF_INVERSE,
+          100, 0, 11));
   check_err ("whole rows 2d", 12, 10, run_simple (CLF_C2C, CLF_FORWARD, 12,
           10, 3));
   /* real rows of 2n points as n complex values (real_half) */
@@ -1497,6 +1507,8 @@ test_cpu_path_whole_rows (void)
           19));
   check_err ("whole rows c2r", 128, 1, run_simple (CLF_C2R, CLF_INVERSE, 128,
           0, 3));
+  check_err ("whole rows r2c", 256, 1, run_simple (CLF_R2C, CLF_FORWARD, 256,
+          0, 5));
 
   /* in place, normalised; chunks of 24 transforms and a partial last */
   clf_plan_desc_init (&d, CLF_C2C, CLF_INVERSE, 28, 0, 101);

@@ -101,16 +101,18 @@ static const unsigned whole_only_set[] = { 26, 34, 38, 39, 44, 46, 51, 52,
 
 #define NWHOLE_ONLY (sizeof (whole_only_set) / sizeof (whole_only_set[0]))
 
-/* Lengths of 65 to 128 points that run whole rows too, as products of
- * two radices of up to 16 in registers (125 = 5x25): on a 2-core Xeon
- * (PoCL 3.1, 2^20 points, three rounds) 1.41-2.84x faster than their two
- * stages, 2.07x in the geometric mean (81 9x9 1.73-1.82 ms -> 0.67-0.72,
- * 100 10x10 1.68-1.81 -> 0.61-0.65, 128 8x16 0.88-0.92 -> 0.62-0.64).
- * Longer ones gained less for programs that take 8-24 s to build there
- * (144 1.28 -> 0.65 ms, 225 1.74 -> 1.08; 256 0.93 -> 1.01). */
+/* Lengths past 64 points that run whole rows too, as products of two
+ * radices of up to 16 in registers (125 = 5x25): on a 2-core Xeon (PoCL
+ * 3.1, 2^20 points, three rounds) the 27 of 65 to 128 points 1.41-2.84x
+ * faster than their two stages, 2.07x in the geometric mean (81 9x9
+ * 1.73-1.82 ms -> 0.67-0.72, 100 10x10 1.68-1.81 -> 0.61-0.65, 128 8x16
+ * 0.88-0.92 -> 0.62-0.64); past 128 points, where a program takes 8-13
+ * s to build there, 135, 144, 160 and 225 1.42-1.87x (225 9x25
+ * 1.70-1.95 -> 1.03-1.10), while 192 gained 7% and 256 lost (0.93 ->
+ * 1.01 ms, 24 s to build). Other lengths past 128 not measured. */
 static const unsigned whole_long_set[] = { 66, 70, 72, 75, 77, 78, 80, 81,
   84, 88, 90, 91, 96, 98, 99, 100, 104, 105, 108, 110, 112, 117, 120, 121,
-  125, 126, 128
+  125, 126, 128, 135, 144, 160, 225
 };
 
 #define NWHOLE_LONG (sizeof (whole_long_set) / sizeof (whole_long_set[0]))

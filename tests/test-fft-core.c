@@ -1449,8 +1449,8 @@ check_extent_cases (void)
   check_extents ("extents", 1009, 2, CLF_FORWARD, 500, 1, 300);
 }
 
-/* Rows of up to 64 points of prime factors up to 31, and 27 lengths of
- * 65 to 128 points (whole_long_set), run whole in one stage on the CPU
+/* Rows of up to 64 points of prime factors up to 31, and 31 lengths of
+ * 65 to 225 points (whole_long_set), run whole in one stage on the CPU
  * path, eight transforms in a work-item's lanes (MODE 5 of
  * kernels/fft_cpu.cl): the composites only whole rows take, lengths
  * below 4 and every remainder of 4 (rows loaded 4 values at a time),
@@ -1470,6 +1470,7 @@ test_cpu_path_whole_rows (void)
   check_plan_uses (58, 0, "cpuw(58:58)");
   check_plan_uses (81, 0, "cpuw(81:81)");
   check_plan_uses (125, 0, "cpuw(125:125)");
+  check_plan_uses (225, 0, "cpuw(225:225)");
   check_plan_lacks (68, 0, "cpuw");
   check_plan_lacks (130, 0, "cpuw");
   check_plan_lacks (37, 0, "cpuw(37");

@@ -2,7 +2,7 @@
  *
  * The rules of clf-plan.c (fewest stages, then the busiest threads)
  * choose well for most lengths, but sweeps of other forms on an H200
- * found 228 lengths whose best form ran clearly faster. Most hold three
+ * found 236 lengths whose best form ran clearly faster. Most hold three
  * stages of 32 values with a radix 25 or 27 where the rules take four of
  * 16 (4000 = 32x25x5, 3850 = 14x25x11), a 9 in place of 15x3 (360 =
  * 8x5x9), or the same radices in another order: odd radices of 11 and 13
@@ -21,14 +21,16 @@
  * 4.3% (2574 and 2178 1.18x), the 44 of the wide composites 1.7-17%
  * (7.4%), the 22 of the forty-second session 3.2-11% (4.9%: 3564 =
  * 18x11x18 1.11x, 2835 = 5x27x21 1.08x, 675 = 5x15x9 1.04x against
- * 27x25); 1080 = 10x12x9 ran 1080
- * x4096, the issue's batch, 1.09x faster than 12x10x9. Entries of 32
+ * 27x25), the 8 of the forty-third session's sweep of 7-smooth lengths
+ * 1001-4096 in up to 12 orders and of those with 11 or 13 from 859
+ * 3.4-7.5% (1650 = 15x11x10 1.07x, 2058 = 3x7x14x7 1.05x); 1080 =
+ * 10x12x9 ran 1080 x4096, the issue's batch, 1.09x faster than 12x10x9. Entries of 32
  * values whose radices reach no further than 16 are those NVIDIA gives
  * too few threads in 16 values (3773 = 7x11x7x7, 3993): the planner
  * fell back to 32 keeping CLFFT_RADICES in the sweeps. Candidates from
  * tests/bench/stage-forms.py and the forty-first and forty-second
  * sessions' lists, timed by tests/bench/forms-bench (docs/benchmarks.md,
- * "Thirty-eighth session" to "Forty-second session"). Other GPUs may
+ * "Thirty-eighth session" to "Forty-third session"). Other GPUs may
  * rank the forms otherwise;
  * CLFFT_MEASURED_FORMS=0 keeps the rules. */
 #include "clf-private.h"
@@ -142,6 +144,7 @@ static const MeasuredForm measured_forms[] = {
   {1134, 16, 3, {9, 14, 9}},
   {1144, 16, 3, {11, 8, 13}},
   {1176, 32, 3, {8, 7, 21}},
+  {1183, 16, 3, {13, 7, 13}},
   {1200, 16, 3, {16, 5, 15}},
   {1225, 8, 4, {5, 7, 7, 5}},
   {1260, 16, 3, {14, 10, 9}},
@@ -149,6 +152,7 @@ static const MeasuredForm measured_forms[] = {
   {1280, 16, 3, {16, 8, 10}},
   {1287, 16, 3, {13, 11, 9}},
   {1320, 16, 3, {8, 15, 11}},
+  {1344, 8, 4, {6, 4, 8, 7}},
   {1372, 8, 4, {7, 4, 7, 7}},
   {1375, 16, 4, {11, 5, 5, 5}},
   {1430, 16, 3, {11, 10, 13}},
@@ -158,7 +162,10 @@ static const MeasuredForm measured_forms[] = {
   {1540, 16, 3, {10, 14, 11}},
   {1560, 16, 3, {12, 10, 13}},
   {1568, 16, 3, {14, 7, 16}},
+  {1600, 16, 3, {10, 16, 10}},
+  {1620, 16, 3, {15, 12, 9}},
   {1625, 16, 4, {13, 5, 5, 5}},
+  {1650, 16, 3, {15, 11, 10}},
   {1694, 16, 3, {11, 14, 11}},
   {1701, 32, 3, {27, 3, 21}},
   {1715, 16, 4, {7, 5, 7, 7}},
@@ -174,10 +181,12 @@ static const MeasuredForm measured_forms[] = {
   {1925, 32, 3, {25, 11, 7}},
   {1936, 16, 3, {11, 16, 11}},
   {1944, 16, 4, {6, 4, 9, 9}},
+  {1980, 16, 3, {15, 12, 11}},
   {2000, 32, 3, {8, 10, 25}},
   {2002, 32, 3, {13, 22, 7}},
   {2016, 16, 3, {16, 14, 9}},
   {2025, 32, 3, {9, 9, 25}},
+  {2058, 16, 4, {3, 7, 14, 7}},
   {2079, 32, 3, {7, 11, 27}},
   {2080, 16, 3, {10, 16, 13}},
   {2100, 32, 3, {6, 14, 25}},
@@ -222,6 +231,7 @@ static const MeasuredForm measured_forms[] = {
   {3042, 32, 3, {26, 13, 9}},
   {3080, 32, 3, {7, 22, 20}},
   {3087, 32, 3, {21, 21, 7}},
+  {3120, 16, 3, {13, 16, 15}},
   {3136, 16, 3, {14, 16, 14}},
   {3146, 32, 3, {22, 13, 11}},
   {3159, 32, 3, {9, 27, 13}},

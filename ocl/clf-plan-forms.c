@@ -23,7 +23,7 @@
  * 18x11x18 1.11x, 2835 = 5x27x21 1.08x, 675 = 5x15x9 1.04x against
  * 27x25), the 8 of the forty-third session's sweep of 7-smooth lengths
  * 1001-4096 in up to 12 orders and of those with 11 or 13 from 859
- * 3.4-7.5% (1650 = 15x11x10 1.07x, 2058 = 3x7x14x7 1.05x); 1080 =
+ * 3.4-7.5% (4.9%: 1650 = 15x11x10 1.07x, 2058 = 3x7x14x7 1.05x); 1080 =
  * 10x12x9 ran 1080 x4096, the issue's batch, 1.09x faster than 12x10x9. Entries of 32
  * values whose radices reach no further than 16 are those NVIDIA gives
  * too few threads in 16 values (3773 = 7x11x7x7, 3993): the planner

@@ -1,5 +1,29 @@
 #!/usr/bin/env python3
-"""Turns kernels/*.cl into a C table {name, source} for the core library."""
+"""Turns kernels/*.cl into a C table {name, source} for the core library.
+
+Each `#include "x.clh"` is replaced by that file, and each line
+
+    #twiddles STYLE NAME N [COUNT]
+
+by constant tables of w_N^k, k < COUNT (N if left out), computed here in
+double precision, so that no hand-run script's output has to be pasted
+into the sources (and no constant can be mistyped there). STYLE says the
+layout:
+
+    ri      float NAMEr[COUNT], NAMEi[COUNT]: cos and sin of -2 pi k/N,
+            parts within 1e-15 of zero written as 0 (fft_cpu.cl's wconst
+            never reads them: it turns w = 1, -i, -1, i into moves)
+    float2  float2 NAME[COUNT]: (cos, sin) of -2 pi k/N (fft.cl)
+    cossin  float NAME_cosN[N], NAME_sinN[N]: cos and sin of +2 pi k/N
+            (DFT_ODD's tables; COUNT not taken)
+
+Values are printed with 20 decimal places, as the hand-run scripts that
+wrote the tables before printed them, so the compiler rounds the same
+decimals to float: cos(pi/2) = 6.1e-17 stays 0.00000000000000006123 (a
+float fft.cl's composites multiply by), and the floats stay the ones the
+kernels were tested with. Zeros, -0 too, are 0.0f.
+"""
+import math
 import os
 import re
 import sys
@@ -14,18 +38,69 @@ def c_string(text):
 
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+\.clh)"\s*$')
+TWIDDLES = re.compile(r'^\s*#\s*twiddles\s+(ri|float2|cossin)\s+(\w+)\s+'
+                      r'(\d+)(?:\s+(\d+))?\s*$')
+
+
+def literal(x):
+    return '0.0f' if x == 0 else '%.20ff' % x
+
+
+def declare(name, values):
+    """One __constant float array, its values wrapped at 79 columns."""
+    lines, line = [], ' '
+    for i, x in enumerate(values):
+        item = ' ' + literal(x) + (',' if i + 1 < len(values) else '')
+        if len(line) + len(item) > 79:
+            lines.append(line)
+            line = ' '
+        line += item
+    lines.append(line)
+    return ('__constant float %s[%d] = {\n%s\n};\n'
+            % (name, len(values), '\n'.join(lines)))
+
+
+def twiddles(style, name, n, count):
+    """The tables of one #twiddles line, as source text."""
+    sign = 1 if style == 'cossin' else -1
+    angles = [sign * 2 * math.pi * k / n for k in range(count)]
+    cos = [math.cos(a) for a in angles]
+    sin = [math.sin(a) for a in angles]
+    if style == 'ri':
+        cos, sin = ([0.0 if abs(x) < 1e-15 else x for x in part]
+                    for part in (cos, sin))
+        return declare(name + 'r', cos) + declare(name + 'i', sin)
+    if style == 'float2':
+        return ('__constant float2 %s[%d] = {\n' % (name, count) +
+                ''.join('  (float2) (%s, %s),\n' % (literal(c), literal(s))
+                        for c, s in zip(cos, sin)) + '};\n')
+    return (declare('%s_cos%d' % (name, n), cos) +
+            declare('%s_sin%d' % (name, n), sin))
 
 
 def expand(path):
     """The source with each #include "x.clh" replaced by that file (beside
-    path): programs are built from strings, with no file system to include
-    from at run time."""
+    path) and each #twiddles line by its tables: programs are built from
+    strings, with no file system to include from at run time."""
     out = []
     with open(path, encoding='utf-8') as f:
-        for line in f:
+        for number, line in enumerate(f, 1):
             m = INCLUDE.match(line)
-            out.append(expand(os.path.join(os.path.dirname(path), m.group(1)))
-                       if m else line)
+            if m:
+                out.append(expand(os.path.join(os.path.dirname(path),
+                                               m.group(1))))
+                continue
+            m = TWIDDLES.match(line)
+            if m:
+                style, name, n = m.group(1), m.group(2), int(m.group(3))
+                count = int(m.group(4) or n)
+                if style == 'cossin' and count != n:
+                    sys.exit('%s:%d: cossin takes no COUNT' % (path, number))
+                out.append(twiddles(style, name, n, count))
+                continue
+            if re.match(r'^\s*#\s*twiddles\b', line):
+                sys.exit('%s:%d: bad #twiddles line' % (path, number))
+            out.append(line)
     return ''.join(out)
 
 

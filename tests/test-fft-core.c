@@ -1172,6 +1172,29 @@ test_cpu_path_few_lanes (void)
   unsetenv ("CLFFT_CPU_PATH");
 }
 
+/* Rows of up to 4096 points on the CPU path take a whole-row composite
+ * of 66 to 81 points as a stage where it saves one (row_long_set), but
+ * not where their three stages end in a multiple of 8 (1560) nor in
+ * columns. */
+static void
+test_cpu_path_long_stages (void)
+{
+  static const size_t sizes[] = { 858, 1190, 2187, 3430 };
+  setenv ("CLFFT_CPU_PATH", "1", 1);
+  check_plan_uses (858, 0, "cput(858:13x66)");
+  check_plan_uses (1190, 0, "cput(1190:70x17)");
+  check_plan_uses (2187, 0, "cput(2187:27x81)");
+  check_plan_uses (3430, 0, "cput(3430:70x49)");
+  check_plan_uses (1560, 0, "cput(1560:13x15x8)");
+  check_plan_uses (4, 3430, "cpucols(3430:");
+  check_plan_lacks (4, 3430, "cpucols(3430:70");
+  check_plan_lacks (4, 3430, "x70");
+  check_lengths ("cpu long stages", sizes, sizeof (sizes) / sizeof (sizes[0]));
+  check_err ("cpu long stages 2d", 4, 3430, run_simple (CLF_C2C, CLF_FORWARD,
+          4, 3430, 1));
+  unsetenv ("CLFFT_CPU_PATH");
+}
+
 /* The CPU path (ocl/clf-plan-cpu.c, on PoCL by default, forced here on
  * any device) in small chunks, so that chunk edges, partial last chunks
  * and the column rest launches all run, in both orders of the rows. */
@@ -1686,6 +1709,7 @@ main (int argc, char **argv)
   harness_run ("CPU path composites of 11 and 31", test_cpu_path_composites);
   harness_run ("CPU path whole rows", test_cpu_path_whole_rows);
   harness_run ("CPU path rows past whole rows", test_cpu_path_few_lanes);
+  harness_run ("CPU path long stages", test_cpu_path_long_stages);
   harness_run ("CPU path in chunks", test_cpu_path_chunks);
   harness_run ("CPU path C2R first stages", test_cpu_path_c2r);
   harness_run ("CPU path real transforms at half length",

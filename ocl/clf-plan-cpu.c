@@ -120,16 +120,15 @@ static const unsigned whole_long_set[] = { 66, 70, 72, 75, 77, 78, 80, 81,
 /* Whole-row composites that rows of up to STAGE_PASS_MAX points in the
  * transposed order take as a stage too where that saves one, but for
  * three stages that end in a multiple of LANES (cpu_radices). On a 2-core
- * Xeon (PoCL 3.1, 2^20 points, three alternating rounds) the 55 of the
- * 85 lengths this changes that were measured ran 1.17x faster in the
- * geometric mean, 52 in every round (858 2x13x33 2.43 -> 13x66 1.58 ms,
- * 1190 7x10x17 -> 70x17 1.52x, 3430 7x10x49 1.72 -> 70x49 1.33, 2187
- * 9x9x27 -> 27x81 1.18x, 3375 15x9x25 -> 45x75 1.13x), 847 (77x11)
- * 0.91x, 975 1.01x; three stages ending in 8, 16, 24 lost or gained
- * little (1560 13x15x8 0.88x, 3960 11x15x24 0.87x, 936 0.99x, 3744
- * 1.00x). Composites past 81 points gained less or lost (3430 as 35x98
- * 1.61 ms, 3375 as 27x125 1.86, 3125 as 25x125 1.88 against 5x25x25
- * 1.78). Columns were not measured. */
+ * Xeon (PoCL 3.1, 2^20 points, three alternating rounds) the 85 lengths
+ * this changes ran 1.19x faster in the geometric mean, 81 in every round
+ * (858 2x13x33 2.43 -> 13x66 1.58 ms, 2511 9x9x31 -> 31x81 1.41x, 3430
+ * 7x10x49 1.72 -> 70x49 1.33, 2187 9x9x27 -> 27x81 1.18x, 3375 15x9x25
+ * -> 45x75 1.13x), 847 (77x11) 0.91x, 975 1.01x; three stages ending in
+ * 8, 16, 24 lost or gained little (1560 13x15x8 0.88x, 3960 11x15x24
+ * 0.87x, 936 0.99x, 3744 1.00x). Composites past 81 points gained less
+ * or lost (3430 as 35x98 1.61 ms, 3375 as 27x125 1.86, 3125 as 25x125
+ * 1.88 against 5x25x25 1.78). Columns were not measured. */
 static const unsigned row_long_set[] = { 66, 70, 72, 75, 77, 78, 80, 81 };
 
 #define NROW_LONG (sizeof (row_long_set) / sizeof (row_long_set[0]))

@@ -117,8 +117,9 @@ static const unsigned whole_long_set[] = { 66, 70, 72, 75, 77, 78, 80, 81,
 
 #define NWHOLE_LONG (sizeof (whole_long_set) / sizeof (whole_long_set[0]))
 
-/* Whole-row composites that rows of up to STAGE_PASS_MAX points in the
- * transposed order take as a stage too where that saves one, but for
+/* The whole-row composites of up to ROW_LONG_MAX points (whole_long_set)
+ * that rows of up to STAGE_PASS_MAX points in the transposed order take
+ * as a stage too where that saves one, but for
  * three stages that end in a multiple of LANES (cpu_radices). On a 2-core
  * Xeon (PoCL 3.1, 2^20 points, three alternating rounds) the 85 lengths
  * this changes ran 1.19x faster in the geometric mean, 81 in every round
@@ -129,9 +130,13 @@ static const unsigned whole_long_set[] = { 66, 70, 72, 75, 77, 78, 80, 81,
  * 0.87x, 936 0.99x, 3744 1.00x). Composites past 81 points gained less
  * or lost (3430 as 35x98 1.61 ms, 3375 as 27x125 1.86, 3125 as 25x125
  * 1.88 against 5x25x25 1.78). Columns were not measured. */
-static const unsigned row_long_set[] = { 66, 70, 72, 75, 77, 78, 80, 81 };
+#define ROW_LONG_MAX 81
 
-#define NROW_LONG (sizeof (row_long_set) / sizeof (row_long_set[0]))
+static int
+is_row_long (unsigned R)
+{
+  return R <= ROW_LONG_MAX && clf_holds_radix (whole_long_set, NWHOLE_LONG, R);
+}
 
 /* How the rows of an axis are laid out between stages */
 enum
@@ -294,8 +299,8 @@ typedef struct
 {
   size_t n;
   int order;
-  unsigned nset;                /* radices tried: cpu_radix_set, then
-                                 * row_long_set past NRADICES */
+  int long_stages;              /* also whole_long_set's up to
+                                 * ROW_LONG_MAX */
   size_t *keys;                 /* memo of best_from, by ns */
   Choice *memo;
   int nmemo;
@@ -311,6 +316,7 @@ best_from (RadixSearch * s, size_t ns, int depth)
   /* CLFFT_CPU_MAX_RADIX limits the radices (for comparing plans) */
   const char *env = getenv ("CLFFT_CPU_MAX_RADIX");
   unsigned max_radix = env && env[0] ? (unsigned) atoi (env) : ~0u;
+  unsigned tried = NRADICES + (s->long_stages ? NWHOLE_LONG : 0);
 
   if (rest == 1) {
     Choice end = { 0.0, 0, 0 };
@@ -320,13 +326,14 @@ best_from (RadixSearch * s, size_t ns, int depth)
     if (s->keys[i] == ns)
       return s->memo[i];
   if (depth < MAX_CPU_STAGES)
-    for (unsigned i = 0; i < s->nset; i++) {
-      unsigned R = i < NRADICES ? cpu_radix_set[i] : row_long_set[i - NRADICES];
+    for (unsigned i = 0; i < tried; i++) {
+      unsigned R = i < NRADICES ? cpu_radix_set[i] :
+          whole_long_set[i - NRADICES];
       Choice sub;
       double c;
       if (rest % R != 0)
         continue;
-      if (R > max_radix)
+      if (R > max_radix || (i >= NRADICES && R > ROW_LONG_MAX))
         continue;
       /* at least two stages: one would work in place */
       if (ns == 1 && R == n)
@@ -372,8 +379,9 @@ search_radices (RadixSearch * s, unsigned *radices, double *cost)
 }
 
 /* CLFFT_CPU_RADICES=AxBx... (for comparing plans): those stages, in that
- * order, where they are radices of cpu_radix_set or row_long_set that
- * multiply to n, at least two. Their count, or 0. */
+ * order, where they are radices of cpu_radix_set or row stages of
+ * whole_long_set (is_row_long) that multiply to n, at least two. Their
+ * count, or 0. */
 static int
 cpu_radices_from_env (size_t n, unsigned *radices)
 {
@@ -382,7 +390,7 @@ cpu_radices_from_env (size_t n, unsigned *radices)
 
   for (int i = 0; i < k; i++)
     if (!clf_holds_radix (cpu_radix_set, NRADICES, radices[i]) &&
-        !clf_holds_radix (row_long_set, NROW_LONG, radices[i]))
+        !is_row_long (radices[i]))
       return 0;
   return k < 2 ? 0 : k;
 }
@@ -390,12 +398,13 @@ cpu_radices_from_env (size_t n, unsigned *radices)
 /* Radices of the CPU kernels for n in the given order, in stage order.
  * Returns the number of stages (and the estimated cost), -1 if n has
  * another prime factor or is a single radix. Rows in the transposed
- * order take a radix of row_long_set where it saves a stage, unless the
+ * order take a composite of whole_long_set up to ROW_LONG_MAX where it
+ * saves a stage, unless the
  * stages without it end in a multiple of LANES. */
 static int
 cpu_radices (size_t n, int order, unsigned *radices, double *cost)
 {
-  RadixSearch s = { n, order, NRADICES, NULL, NULL, 0 };
+  RadixSearch s = { n, order, 0, NULL, NULL, 0 };
   unsigned longer[MAX_CPU_STAGES];
   double longer_cost;
   int count, longer_count;
@@ -417,7 +426,7 @@ cpu_radices (size_t n, int order, unsigned *radices, double *cost)
   count = search_radices (&s, radices, cost);
   if (order == ORDER_TRANSPOSED && n <= STAGE_PASS_MAX && count > 2 &&
       radices[count - 1] % LANES != 0) {
-    s.nset = NRADICES + NROW_LONG;
+    s.long_stages = 1;
     longer_count = search_radices (&s, longer, &longer_cost);
     if (longer_count > 0 && longer_count < count) {
       memcpy (radices, longer, longer_count * sizeof (unsigned));

@@ -1173,7 +1173,7 @@ test_cpu_path_few_lanes (void)
 }
 
 /* Rows of up to 4096 points on the CPU path take a whole-row composite
- * of 66 to 81 points as a stage where it saves one (row_long_set), but
+ * of 66 to 81 points as a stage where it saves one (ROW_LONG_MAX), but
  * not where their three stages end in a multiple of 8 (1560) nor in
  * columns. */
 static void

@@ -208,8 +208,17 @@ enum
  * 3.1, 2^20 points, three rounds) the 18 lengths this changes ran 1.16x
  * faster in the geometric mean, 16 by 3-55% (576 9x64 1.40 -> 24x24 0.91
  * ms, 567 9x63 -> 63x9 1.39x, 693 11x63 -> 21x33 1.35x), 620 (62x10)
- * 0.96x and 616 (7x11x8) 0.83x. */
+ * 0.96x and 616 (7x11x8) 0.83x.
+ * Across 9 or 10 butterflies (SPARSE_SECOND_VECTOR) any radix pays it:
+ * a second vector of 1 or 2 lanes costs about a whole one. On a 2-core
+ * EPYC (PoCL 3.1, 2^20 points, five alternating rounds) the 32 lengths
+ * this changes ran 1.27x faster in the geometric mean, 31 faster (360
+ * 9x40 -> 8x45 1.62x, 450 10x45 -> 18x25 1.61x, 207 9x23 -> 23x9 1.57x,
+ * 189 9x21 -> 21x9 1.41x), 170 (17x10) level. Across 11 or 12 the other
+ * forms won as often as they lost for radices below 50 (220 11x20 ->
+ * 22x10 0.85x, 440 11x40 -> 22x20 0.78x; 396 12x33 -> 22x18 1.42x). */
 #define WIDE_LANES_REST 1.0
+#define SPARSE_SECOND_VECTOR 10
 
 /* Every stage of a row transform up to 4096 points costs a pass more:
  * a pass over the chunk (loads, stores, the launch) weighs more against
@@ -279,7 +288,8 @@ stage_cost (size_t n, size_t ns, unsigned R, int order)
     c += SCALAR_WIDE_COST;
   if (n <= STAGE_PASS_MAX)
     c += STAGE_PASS_COST;
-  if (in_lanes && R >= 50 && e0 > LANES && e0 <= 12)
+  if (in_lanes && e0 > LANES && (e0 <= SPARSE_SECOND_VECTOR ||
+          (R >= 50 && e0 <= 12)))
     c += WIDE_LANES_REST;
   if (e0 < LANES)
     return c + 3.0;

@@ -1135,8 +1135,8 @@ test_cpu_path_composites (void)
 static void
 test_cpu_path_few_lanes (void)
 {
-  static const size_t sizes[] = { 84, 98, 105, 124, 186, 576, 620, 693,
-    729, 1116, 1260
+  static const size_t sizes[] = { 84, 98, 105, 124, 186, 189, 450, 576,
+    620, 693, 729, 1116, 1260
   };
   /* lengths that run whole by default, transformed in stages too */
   static const size_t staged[] = { 84, 98, 105 };
@@ -1157,6 +1157,11 @@ test_cpu_path_few_lanes (void)
    * vector whole (WIDE_LANES_REST): 576 is no longer 9x64 */
   check_plan_uses (576, 0, "cput(576:24x24");
   check_plan_uses (693, 0, "cput(693:21x33");
+  /* and any radix across 9 or 10 lanes (SPARSE_SECOND_VECTOR): 189 is no
+   * longer 9x21 nor 450 10x45; 11 lanes keep their stages */
+  check_plan_uses (189, 0, "cput(189:21x9");
+  check_plan_uses (450, 0, "cput(450:18x25");
+  check_plan_uses (440, 0, "cput(440:11x40");
   /* two stages of wide radices rather than three of short ones, up to
    * 4096 points (STAGE_PASS_COST); longer rows keep three */
   check_plan_uses (729, 0, "cput(729:27x27");

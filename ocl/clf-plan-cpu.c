@@ -214,9 +214,11 @@ enum
  * EPYC (PoCL 3.1, 2^20 points, five alternating rounds) the 32 lengths
  * this changes ran 1.27x faster in the geometric mean, 31 faster (360
  * 9x40 -> 8x45 1.62x, 450 10x45 -> 18x25 1.61x, 207 9x23 -> 23x9 1.57x,
- * 189 9x21 -> 21x9 1.41x), 170 (17x10) level. Across 11 or 12 the other
- * forms won as often as they lost for radices below 50 (220 11x20 ->
- * 22x10 0.85x, 440 11x40 -> 22x20 0.78x; 396 12x33 -> 22x18 1.42x). */
+ * 189 9x21 -> 21x9 1.41x), 170 (17x10) level. For radices below 50
+ * across 11 lanes the other forms won as often as they lost (220 11x20 ->
+ * 22x10 0.85x, 440 11x40 -> 22x20 0.78x), across 12 mostly won (396
+ * 12x33 -> 22x18 1.42x, 132 0.95x); with no cause found for the
+ * difference, both keep the rule for radices of 50 or more. */
 #define WIDE_LANES_REST 1.0
 #define SPARSE_SECOND_VECTOR 10
 

@@ -78,8 +78,27 @@ make_dirs (char *path)
   mkdir (path, 0755);
 }
 
+/* PoCL keeps its own cache of compiled kernels, and asking it for a
+ * program's binary makes it compile every kernel once more for any
+ * work-group size, as long as the build itself, before the launch compiles
+ * them again for the size it runs. So on PoCL the core leaves caching to
+ * PoCL unless CLFFT_CACHE_BINARIES=1 (tests of this cache). */
+static int
+cache_binaries (cl_platform_id platform)
+{
+  const char *env = getenv ("CLFFT_CACHE_BINARIES");
+  char name[256] = "";
+
+  if (env && env[0])
+    return env[0] != '0';
+  clGetPlatformInfo (platform, CL_PLATFORM_NAME, sizeof (name), name, NULL);
+  name[sizeof (name) - 1] = '\0';
+  return strstr (name, "Portable Computing Language") == NULL;
+}
+
 /* Cache file for a program, and its key (also stored inside the file, so
- * a file swapped for another program's is rebuilt, not loaded). */
+ * a file swapped for another program's is rebuilt, not loaded); NULL when
+ * this device's binaries are not cached. */
 static char *
 cache_file (cl_device_id device, const char *name, const char *source,
     const char *options, uint64_t * key)
@@ -88,16 +107,16 @@ cache_file (cl_device_id device, const char *name, const char *source,
   uint64_t h = 0xcbf29ce484222325ull;
   cl_platform_id platform;
 
+  if (clGetDeviceInfo (device, CL_DEVICE_PLATFORM, sizeof (platform),
+          &platform, NULL) != CL_SUCCESS || !cache_binaries (platform))
+    return NULL;
   dir = cache_dir ();
   if (!dir)
     return NULL;
-  if (clGetDeviceInfo (device, CL_DEVICE_PLATFORM, sizeof (platform),
-          &platform, NULL) == CL_SUCCESS) {
-    buf[0] = '\0';
-    clGetPlatformInfo (platform, CL_PLATFORM_VERSION, sizeof (buf), buf, NULL);
-    buf[sizeof (buf) - 1] = '\0';
-    h = fnv1a_str (h, buf);
-  }
+  buf[0] = '\0';
+  clGetPlatformInfo (platform, CL_PLATFORM_VERSION, sizeof (buf), buf, NULL);
+  buf[sizeof (buf) - 1] = '\0';
+  h = fnv1a_str (h, buf);
   device_string (device, CL_DEVICE_NAME, buf, sizeof (buf));
   h = fnv1a_str (h, buf);
   device_string (device, CL_DRIVER_VERSION, buf, sizeof (buf));

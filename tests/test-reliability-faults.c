@@ -747,12 +747,13 @@ remove_dir (const gchar * dir)
   g_rmdir (dir);
 }
 
-/* Runs the pipelines in a child whose cache is `dir`. */
+/* Runs the pipelines in a child whose cache is `dir`, with binaries
+ * cached on PoCL too (which by default keeps its own). */
 static void
 pipelines_with_cache (const gchar * dir, const gchar * what)
 {
   gchar *env = g_strdup_printf ("CLFFT_CACHE_DIR=%s", dir);
-  const gchar *changes[] = { env, NULL };
+  const gchar *changes[] = { env, "CLFFT_CACHE_BINARIES=1", NULL };
   gchar *out;
 
   GST_INFO ("cache %s: %s", what, dir);
@@ -979,6 +980,36 @@ GST_START_TEST (test_unwritable_cache)
 
 GST_END_TEST;
 
+/* By default the binaries are cached everywhere but on PoCL, whose own
+ * cache keeps them (asking PoCL for them costs a compile). */
+GST_START_TEST (test_cache_left_to_pocl)
+{
+  gchar *dir = g_dir_make_tmp ("clfft-cache-XXXXXX", NULL);
+  gchar *env = g_strdup_printf ("CLFFT_CACHE_DIR=%s", dir);
+  const gchar *changes[] = { env, "CLFFT_CACHE_BINARIES=", NULL };
+  GDir *d;
+  guint files;
+
+  g_free (run_child ("pipelines", changes));
+  d = g_dir_open (dir, 0, NULL);
+  files = 0;
+  if (d) {
+    while (g_dir_read_name (d))
+      files++;
+    g_dir_close (d);
+  }
+  if (default_device_is_pocl ()) {
+    fail_unless_equals_int (files, 0);
+  } else {
+    fail_unless (files >= 3, "only %u cache files", files);
+  }
+  remove_dir (dir);
+  g_free (env);
+  g_free (dir);
+}
+
+GST_END_TEST;
+
 /* ---- tests: frames larger than the device -------------------------------- */
 
 /* PoCL limited to 1 GiB (256 MiB per buffer): a 16384x16384 RGBA frame
@@ -1012,6 +1043,7 @@ reliability_faults_suite (void)
   tcase_add_test (tc, test_allocation_failure_mid_stream);
   tcase_add_test (tc, test_corrupt_cache);
   tcase_add_test (tc, test_unwritable_cache);
+  tcase_add_test (tc, test_cache_left_to_pocl);
   tcase_add_test (tc, test_frame_larger_than_device);
   tcase_add_test (tc, test_cache_swapped_binaries);
   return s;

@@ -13,7 +13,7 @@ fi
 ninja -C "$BUILD" || exit 1
 
 # Kernel binaries are cached in the build tree (tests set CLFFT_CACHE_DIR),
-# so a second run skips the OpenCL compiler. Two tests at a time: on a cold
+# or on PoCL in PoCL's own cache, so a second run skips the OpenCL compiler. Two tests at a time: on a cold
 # cache the core sweep keeps one core compiling for about 15 minutes while
 # the element tests run beside it (TEST_PROCESSES overrides).
 meson test -C "$BUILD" --print-errorlogs --num-processes "${TEST_PROCESSES:-2}" "$@"

@@ -868,13 +868,18 @@ whole_rows (__global const float *restrict src, __global float *restrict dst,
  * params: s0 N, s1 NS (product of the earlier radices), s2 outputs kept
  * (LIMIT), s3 offset of this stage's twiddles in tw (complex values:
  * w_{NS*R}^{r*k} at (r-1)*NS + k), s4 extent of the index folded with the
- * batch into the second global id (see MODE), s5 and s6: chunks (below). */
+ * batch into the second global id (see MODE), s5 and s6: chunks (below).
+ * base: where the launch starts, s1 in the second global id, s0 (column
+ * mode) in the columns. Chunks start there through this argument, not a
+ * global work offset, for which PoCL would compile the kernel a second
+ * time (it specialises on a zero offset); launches of a scalar rest of
+ * rows, a work-group size of their own, keep one in the first id. */
 __kernel void
 fft_cpu_pass (__global const float *restrict src, __global float *restrict dst,
     clf_addr in,
     clf_addr out, uint8 params, __global const float *restrict tw,
     float scale, float sign_in_arg, float sign_out,
-    __global const float *restrict mul)
+    __global const float *restrict mul, uint2 base)
 {
   /* UNIT_SIGN_IN: the plan passes sign_in 1 (every stage but a
    * conjugating first): a constant spares a multiplication a value. (The
@@ -889,8 +894,8 @@ fft_cpu_pass (__global const float *restrict src, __global float *restrict dst,
   {
     /* dimension 1: groups of GROUP transforms, a launch a chunk's;
      * params.s6: transforms in all */
-    uint b0 = get_global_id (1) * GROUP;
-    uint bl = b0 - (uint) get_global_offset (1) * GROUP;
+    uint bl = get_global_id (1) * GROUP;
+    uint b0 = bl + base.s1 * GROUP;
 #ifdef IN_UNIT
     const uint is = 1;
 #else
@@ -924,15 +929,15 @@ fft_cpu_pass (__global const float *restrict src, __global float *restrict dst,
   uint in_off, in_step, out_off, out_step;
 
   {
-    /* A launch covers one chunk of the transforms (a global offset): the
+    /* A launch covers one chunk of the transforms (from base): the
      * user's buffers are addressed by the transform's index, scratch
      * buffers that hold one chunk (params.s5 bit 0: input, bit 1: output)
      * by its index within the chunk; in column mode the chunk is a range
      * of columns, which may be launched in two parts (params.s6: where
      * this launch starts within the chunk). */
-    uint g1 = get_global_id (1);
+    uint g1 = get_global_id (1) + base.s1;
     uint b = g1 / E1, x1 = g1 - b * E1;
-    uint bl = b - (uint) get_global_offset (1) / E1;
+    uint bl = b - base.s1 / E1;
     uint ib = (params.s5 & 1) ? bl : b, ob = (params.s5 & 2) ? bl : b;
 #if MODE == 0
     k = get_global_id (0);
@@ -956,9 +961,8 @@ fft_cpu_pass (__global const float *restrict src, __global float *restrict dst,
        * times s2 it made every load a gather and every store a scatter,
        * 2-3x slower */
       size_t c = get_global_id (0);
-      size_t local_shift = (size_t) params.s6 - get_global_offset (0);
-      in_col = c + ((params.s5 & 1) ? local_shift : 0);
-      out_col = c + ((params.s5 & 2) ? local_shift : 0);
+      in_col = c + ((params.s5 & 1) ? params.s6 : base.s0);
+      out_col = c + ((params.s5 & 2) ? params.s6 : base.s0);
       q = x1 / NS;
       k = x1 - q * NS;
       in_base = in.s0 + outer_offset (in, ib);

@@ -15,9 +15,9 @@
  * read as y[2j] + i y[2j+1]: real_merge.
  *
  * Addressing as in fft_cpu.cl (cpu-addr.clh), in complex values. The
- * transforms of a launch are those of one chunk: get_global_id (1) is
- * the transform, and its row in the chunk-sized scratch buffer counts
- * from the launch's global offset. tw holds w^j for j = 0..m/2, the
+ * transforms of a launch are those of one chunk, from transform base.s1
+ * on: get_global_id (1) is the transform's row in the chunk-sized
+ * scratch buffer (base, as in fft_cpu.cl). tw holds w^j for j = 0..m/2, the
  * pairs' first bins. UNIT_STRIDE: the spectrum's values are adjacent
  * (s1 = 1), a constant that lets PoCL load and store them as vectors. */
 
@@ -40,13 +40,13 @@
 __kernel void
 real_split (__global const float *restrict src, __global float *restrict dst,
     clf_addr out, uint m, __global const float *restrict tw, float scale,
-    float sign_out)
+    float sign_out, uint2 base)
 {
   /* j as size_t and bin m - j through a pointer that steps down: in uint
    * arithmetic, which may wrap, the vectoriser gathered those loads */
   const size_t j = get_global_id (0);
-  const uint b = get_global_id (1);
-  const uint row = b - (uint) get_global_offset (1);
+  const uint row = get_global_id (1);
+  const uint b = row + base.s1;
   const size_t s = 2 * (size_t) SPECTRUM_STRIDE (out);
   __global const float *z = src + 2 * (size_t) row * (m + 1);
   __global const float *zj = z + 2 * j, *zmj = z + 2 * (size_t) m - 2 * j;
@@ -82,11 +82,12 @@ real_split (__global const float *restrict src, __global float *restrict dst,
  * conj A and conj B. */
 __kernel void
 real_merge (__global const float *restrict src, __global float *restrict dst,
-    clf_addr in, uint m, __global const float *restrict tw, float sign_in)
+    clf_addr in, uint m, __global const float *restrict tw, float sign_in,
+    uint2 base)
 {
   const size_t j = get_global_id (0);
-  const uint b = get_global_id (1);
-  const uint row = b - (uint) get_global_offset (1);
+  const uint row = get_global_id (1);
+  const uint b = row + base.s1;
   const size_t s = 2 * (size_t) SPECTRUM_STRIDE (in);
   __global const float *x = src + 2 * ((size_t) in.s0 +
       batch_offset (in, b));

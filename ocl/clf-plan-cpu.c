@@ -650,7 +650,7 @@ add_stage_launches (ClfPlan * plan, const Stage * st, int src, int dst,
   if (!st->rest && main < width && width <= WG_TARGET &&
       (width - main) * size1 <= SMALL_REST)
     main = width;
-  size_t global[2], local[2], offset[2];
+  size_t global[2], local[2], offset[2] = { main, 0 }, base[2] = { c0, off1 };
   ClfStatus s;
 
   if (main) {
@@ -658,23 +658,23 @@ add_stage_launches (ClfPlan * plan, const Stage * st, int src, int dst,
     global[1] = size1;
     local[0] = local0_for (main);
     local[1] = local1_for (size1, local[0]);
-    offset[0] = c0;
-    offset[1] = off1;
-    s = clf_plan_add_launch (plan, st->main, src, dst, global, local, offset,
-        err);
+    s = clf_plan_add_launch (plan, st->main, src, dst, global, local, NULL,
+        base, err);
     if (s != CLF_OK)
       return s;
   }
   if (main < width) {
     cl_kernel k = st->rest ? st->rest : st->main;
-    /* columns: only the last chunk has a rest; its kernel knows where */
+    /* columns: only the last chunk has a rest; its kernel knows where.
+     * Rows (c0 0): the rest's own work-group size is a compile of its own
+     * anyway, so it starts at a global offset. */
     global[0] = width - main;
     global[1] = size1;
     local[0] = global[0];
     local[1] = local1_for (size1, local[0]);
-    offset[0] = c0 + main;
-    offset[1] = off1;
-    s = clf_plan_add_launch (plan, k, src, dst, global, local, offset, err);
+    base[0] = c0 + main;
+    s = clf_plan_add_launch (plan, k, src, dst, global, local,
+        st->mode == 2 ? NULL : offset, base, err);
     if (s != CLF_OK)
       return s;
   }

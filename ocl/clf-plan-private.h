@@ -99,11 +99,14 @@ int clf_local_pad (ClfContext * ctx, size_t n);
 
 ClfContext *clf_plan_get_context (ClfPlan * plan);
 /* A launch of kernel (the plan keeps a reference) over a 2D range, at a
- * global offset unless offset is NULL; args 0 and 1 are bound to buffers
- * src and dst at enqueue, the others are the caller's. */
+ * global work offset unless offset is NULL; args 0 and 1 are bound to
+ * buffers src and dst at enqueue, and unless base is NULL the last, a
+ * uint2, to base (where a chunk starts: as a global work offset it would
+ * make PoCL compile the kernel a second time); the others are the
+ * caller's. */
 ClfStatus clf_plan_add_launch (ClfPlan * plan, cl_kernel kernel, int src,
     int dst, const size_t global[2], const size_t local[2],
-    const size_t offset[2], ClfError * err);
+    const size_t offset[2], const size_t base[2], ClfError * err);
 /* the id of scratch buffer slot (0 or 1) shared by the plan's CPU axes,
  * at least bytes long; -1 on error */
 int clf_plan_shared_scratch (ClfPlan * plan, int slot, size_t bytes,

@@ -21,8 +21,10 @@ typedef struct
   cl_uint work_dim;
   size_t global[2], local[2];
   int has_local;
-  size_t offset[2];             /* global work offset (CPU path chunks) */
+  size_t offset[2];             /* global work offset (CPU path rests) */
   int has_offset;
+  cl_uint base[2];              /* CPU path chunks: where the launch starts */
+  int base_arg;                 /* its argument (the last), -1: none */
   size_t transforms;            /* fft_local: transforms a work-group */
 } Pass;
 
@@ -293,6 +295,7 @@ next_pass (ClfPlan * plan, ClfError * err)
   }
   p = &plan->passes[plan->npasses];
   memset (p, 0, sizeof (*p));
+  p->base_arg = -1;
   return p;
 }
 
@@ -2963,6 +2966,10 @@ clf_plan_enqueue (ClfPlan * plan, cl_mem in, cl_mem out, ClfError * err)
       e |= SET_ARG (p->kernel, 1, plan->buffers[p->dst]);
     if (e != CL_SUCCESS)
       return clf_set_cl_error (err, e, "clSetKernelArg");
+    if (p->base_arg >= 0)
+      e |= clSetKernelArg (p->kernel, p->base_arg, sizeof (p->base), p->base);
+    if (e != CL_SUCCESS)
+      return clf_set_cl_error (err, e, "clSetKernelArg");
     e = clEnqueueNDRangeKernel (q, p->kernel, p->work_dim,
         p->has_offset ? p->offset : NULL, p->global, p->local, 0, NULL, NULL);
     if (e != CL_SUCCESS)
@@ -3033,7 +3040,7 @@ clf_plan_get_context (ClfPlan * plan)
 ClfStatus
 clf_plan_add_launch (ClfPlan * plan, cl_kernel kernel, int src, int dst,
     const size_t global[2], const size_t local[2], const size_t offset[2],
-    ClfError * err)
+    const size_t base[2], ClfError * err)
 {
   Pass *p = next_pass (plan, err);
   if (!p)
@@ -3052,6 +3059,19 @@ clf_plan_add_launch (ClfPlan * plan, cl_kernel kernel, int src, int dst,
     p->offset[0] = offset[0];
     p->offset[1] = offset[1];
     p->has_offset = 1;
+  }
+  if (base) {
+    cl_uint nargs = 0;
+    cl_int e = clGetKernelInfo (kernel, CL_KERNEL_NUM_ARGS, sizeof (nargs),
+        &nargs, NULL);
+    if (e != CL_SUCCESS || nargs < 3) {
+      clReleaseKernel (kernel);
+      return clf_set_cl_error (err, e != CL_SUCCESS ? e : CL_INVALID_KERNEL,
+          "clGetKernelInfo (CL_KERNEL_NUM_ARGS)");
+    }
+    p->base[0] = (cl_uint) base[0];
+    p->base[1] = (cl_uint) base[1];
+    p->base_arg = (int) nargs - 1;
   }
   plan->npasses++;
   return CLF_OK;

@@ -79,10 +79,10 @@ make_dirs (char *path)
 }
 
 /* PoCL keeps its own cache of compiled kernels, and asking it for a
- * program's binary makes it compile every kernel once more for any
- * work-group size, as long as the build itself, before the launch compiles
- * them again for the size it runs. So on PoCL the core leaves caching to
- * PoCL unless CLFFT_CACHE_BINARIES=1 (tests of this cache). */
+ * program's binary makes it compile every kernel for a generic work-group
+ * size, which takes as long as the compile the kernel's first launch does
+ * anyway for its own size. So on PoCL the core leaves caching to PoCL
+ * unless CLFFT_CACHE_BINARIES=1 (tests of this cache). */
 static int
 cache_binaries (cl_platform_id platform)
 {

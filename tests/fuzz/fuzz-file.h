@@ -5,6 +5,7 @@
 #define __CLFFT_FUZZ_FILE_H__
 
 #include <gst/gst.h>
+#include <glib/gstdio.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,14 @@ int LLVMFuzzerTestOneInput (const uint8_t * data, size_t size);
 
 static gchar *fuzz_path;
 
+/* libFuzzer ends a bounded run through exit (); a crash keeps the file,
+ * which libFuzzer saves as an artifact anyway */
+static void
+fuzz_file_remove (void)
+{
+  g_unlink (fuzz_path);
+}
+
 /* suffix: the file name's ending, which some loaders look at */
 static void
 fuzz_file_init (const gchar * suffix)
@@ -23,6 +32,7 @@ fuzz_file_init (const gchar * suffix)
   gst_init (NULL, NULL);
   fuzz_path = g_strdup_printf ("%s/clfft-fuzz-%d%s", g_get_tmp_dir (),
       (int) getpid (), suffix);
+  atexit (fuzz_file_remove);
 }
 
 /* The input as the file's contents; its path. */

@@ -345,6 +345,14 @@ clf_convolve1d_new (ClfContext * ctx, size_t channels, size_t block,
         goto fail;
     }
   }
+  if (conv->slices == 1 && conv->mac_lanes > 1) {
+    size_t wg = 0;
+    /* a device whose groups cannot hold the lanes chooses its own */
+    if (clGetKernelWorkGroupInfo (conv->mac, clf_context_get_device (ctx),
+            CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL) != CL_SUCCESS
+        || wg < conv->mac_lanes)
+      conv->mac_lanes = 1;
+  }
 
   if (!compute_ir_spectra (conv, ir, ir_frames, err))
     goto fail;

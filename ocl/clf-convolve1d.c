@@ -14,7 +14,7 @@
 /* CPU devices: work items per group of convolve1d_mac, one a SIMD lane.
  * Left to PoCL, B/4 + 1 work items (2049 at B = 8192, 3 x 683) ran as a
  * few odd-sized groups; lines padded to whole groups of 8 ran a 10 s
- * stereo response 2-2.5x faster on 2 cores (bench-convolve-audio). */
+ * stereo response 1.5-3x faster on 2 cores (bench-convolve-audio). */
 #define CPU_MAC_LANES 8
 
 /* Blocks queued before one wait: enough to hide the round trips, few

@@ -612,7 +612,7 @@ typedef struct
   /* MODE 5: the work-group height of every chunk's launch, a last chunk
    * rounded up to it (its groups past the batch return at once). PoCL
    * compiles a kernel once per work-group size: 8192 rows of 160 points
-   * whole, chunks of 410 groups and a last of 204, took 10-13 s more to
+   * whole, chunks of 410 groups and a last of 204, took 9-15 s more to
    * start when the last had a size of its own. 0: each launch's own. */
   size_t local1;
 } Stage;

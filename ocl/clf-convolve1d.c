@@ -178,6 +178,20 @@ choose_slices (ClfConvolve1d * conv)
   return slices;
 }
 
+/* Work items a group of conv->mac may hold: the kernel's own limit, which
+ * may be below the device's; 0 where the driver does not say */
+static size_t
+mac_group_limit (ClfConvolve1d * conv)
+{
+  size_t wg = 0;
+
+  if (clGetKernelWorkGroupInfo (conv->mac,
+          clf_context_get_device (conv->ctx), CL_KERNEL_WORK_GROUP_SIZE,
+          sizeof (wg), &wg, NULL) != CL_SUCCESS)
+    return 0;
+  return wg;
+}
+
 static ClfPlan *
 new_pair_plan (ClfConvolve1d * conv, ClfDirection direction, ClfError * err)
 {
@@ -331,12 +345,9 @@ clf_convolve1d_new (ClfContext * ctx, size_t channels, size_t block,
   if (!conv->mac)
     goto fail;
   if (conv->slices > 1) {
-    size_t wg = 0;
-    /* the kernel's own limit may be below the device's */
-    if (clGetKernelWorkGroupInfo (conv->mac, clf_context_get_device (ctx),
-            CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL) == CL_SUCCESS)
-      while (conv->slices > wg && conv->slices > 1)
-        conv->slices /= 2;
+    size_t wg = mac_group_limit (conv);
+    while (wg && conv->slices > wg && conv->slices > 1)
+      conv->slices /= 2;
     if (conv->slices == 1) {
       clReleaseKernel (conv->mac);
       conv->mac = clf_context_create_kernel (ctx, "convolve1d",
@@ -345,14 +356,10 @@ clf_convolve1d_new (ClfContext * ctx, size_t channels, size_t block,
         goto fail;
     }
   }
-  if (conv->slices == 1 && conv->mac_lanes > 1) {
-    size_t wg = 0;
-    /* a device whose groups cannot hold the lanes chooses its own */
-    if (clGetKernelWorkGroupInfo (conv->mac, clf_context_get_device (ctx),
-            CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL) != CL_SUCCESS
-        || wg < conv->mac_lanes)
-      conv->mac_lanes = 1;
-  }
+  /* a device whose groups cannot hold the lanes chooses its own */
+  if (conv->slices == 1 && conv->mac_lanes > 1 &&
+      mac_group_limit (conv) < conv->mac_lanes)
+    conv->mac_lanes = 1;
 
   if (!compute_ir_spectra (conv, ir, ir_frames, err))
     goto fail;

@@ -663,11 +663,9 @@ add_stage_launches (ClfPlan * plan, const Stage * st, int src, int dst,
     global[0] = main;
     global[1] = size1;
     local[0] = local0_for (main);
-    local[1] = local1_for (size1, local[0]);
-    if (st->local1) {
-      local[1] = st->local1;
-      global[1] = (size1 + st->local1 - 1) / st->local1 * st->local1;
-    }
+    local[1] = st->local1 ? st->local1 : local1_for (size1, local[0]);
+    /* a last chunk of whole rows rounded up to the stage's height */
+    global[1] = (size1 + local[1] - 1) / local[1] * local[1];
     s = clf_plan_add_launch (plan, st->main, src, dst, global, local, NULL,
         base, err);
     if (s != CLF_OK)

@@ -10,7 +10,9 @@
  * least device time and their sum, and the same for the span from the
  * first start to the last end between two clFinish calls. CLPROF_DUMP=dir writes the
  * source of every program built from source there (how another library
- * shapes its kernels). */
+ * shapes its kernels). CLPROF_TRACE=1 prints every launch as it completes:
+ * kernel, global and local size, device time (which launches a plan
+ * makes, and where one frame's time goes). */
 #define _GNU_SOURCE
 /* the wrapped entry points of OpenCL 2.0 too, whatever the build asks */
 #undef CL_TARGET_OPENCL_VERSION
@@ -35,6 +37,7 @@ typedef struct
 
 static cl_event pending[MAX_PENDING];
 static int pending_kernel[MAX_PENDING];
+static size_t pending_shape[MAX_PENDING][6];
 static int npending;
 static KernelTimes kernels[MAX_KERNELS];
 static int nkernels;
@@ -155,6 +158,10 @@ clEnqueueNDRangeKernel (cl_command_queue q, cl_kernel k, cl_uint dim,
   }
   if (npending < MAX_PENDING) {
     pending_kernel[npending] = kernel_slot (k, dim, global, local);
+    for (cl_uint d = 0; d < 3; d++) {
+      pending_shape[npending][d] = d < dim ? global[d] : 1;
+      pending_shape[npending][3 + d] = local && d < dim ? local[d] : 0;
+    }
     pending[npending++] = mine;
   } else {
     clReleaseEvent (mine);
@@ -167,6 +174,7 @@ clFinish (cl_command_queue q)
 {
   static cl_int (*real) (cl_command_queue);
   cl_ulong first = ~(cl_ulong) 0, last = 0;
+  const char *trace = getenv ("CLPROF_TRACE");
   cl_int r;
 
   if (!real)
@@ -180,6 +188,12 @@ clFinish (cl_command_queue q)
     clGetEventProfilingInfo (pending[i], CL_PROFILING_COMMAND_END,
         sizeof (end), &end, NULL);
     add_time (&kernels[pending_kernel[i]], (end - start) / 1e3);
+    if (trace && trace[0] == '1') {
+      const size_t *sh = pending_shape[i];
+      fprintf (stderr, "clprof: trace %s %zu,%zu,%zu / %zu,%zu,%zu %.1f us\n",
+          kernels[pending_kernel[i]].name, sh[0], sh[1], sh[2], sh[3], sh[4],
+          sh[5], (end - start) / 1e3);
+    }
     if (start < first)
       first = start;
     if (end > last)

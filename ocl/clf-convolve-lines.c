@@ -200,6 +200,7 @@ new_line_plan (ClfLinePass * lp, ClfDirection dir, int in_rows,
   ClfPlanDesc desc;
 
   clf_plan_desc_init (&desc, CLF_C2C, dir, lp->n, 0, lp->count);
+  desc.paired = 1;
   if (dir == CLF_FORWARD)
     desc.in_extent = lp->fill;
   else if (clf_context_is_cpu (lp->ctx))
@@ -437,16 +438,28 @@ enqueue_staged (ClfLinePass * lp, cl_mem raw, cl_mem lines,
   }
   if (e != CL_SUCCESS)
     return clf_set_cl_error (err, e, "clSetKernelArg (line convolution)");
-  if ((lp->load && (st = launch_line_io (lp, lp->load, lp->fill,
-                  "loading lines", err)) != CLF_OK) ||
-      (st = clf_plan_enqueue (lp->fwd, lp->reads_lines ? lines : lp->buf,
-              lp->buf, err)) != CLF_OK ||
-      (lp->multiply && (st = clf_context_launch (lp->ctx, lp->multiply,
-                  lp->n, lp->count, 64, 1,
-                  "multiplying lines by the kernel spectrum",
-                  err)) != CLF_OK) ||
-      (st = clf_plan_enqueue (lp->inv, lp->buf, lp->buf, err)) != CLF_OK)
+  if (lp->load && (st = launch_line_io (lp, lp->load, lp->fill,
+              "loading lines", err)) != CLF_OK)
     return st;
+  /* GPUs multiply in a pass of their own. CPU devices' inverse plans
+   * multiply as they read, and the two plans run chunk by chunk, each
+   * chunk's inverse finding the forward's output still in the caches
+   * (PoCL, 2-core EPYC, 1080p RGBA, with the paired plans' smaller
+   * chunks, five rounds of frames alternating in one process: 10-12%
+   * less device time a frame at radius 4, 2-12% at radius 1000). */
+  if (lp->multiply) {
+    if ((st = clf_plan_enqueue (lp->fwd, lp->reads_lines ? lines : lp->buf,
+                lp->buf, err)) != CLF_OK ||
+        (st = clf_context_launch (lp->ctx, lp->multiply, lp->n, lp->count,
+                64, 1, "multiplying lines by the kernel spectrum",
+                err)) != CLF_OK ||
+        (st = clf_plan_enqueue (lp->inv, lp->buf, lp->buf, err)) != CLF_OK)
+      return st;
+  } else if ((st = clf_plan_enqueue_pair (lp->fwd,
+              lp->reads_lines ? lines : lp->buf, lp->buf, lp->inv, lp->buf,
+              lp->buf, err)) != CLF_OK) {
+    return st;
+  }
   return launch_line_io (lp, lp->store, extent, "storing lines", err);
 }
 

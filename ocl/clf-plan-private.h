@@ -98,6 +98,7 @@ int clf_local_pad (ClfContext * ctx, size_t n);
 /* ---- provided by clf-plan.c for the CPU planner ---------------------- */
 
 ClfContext *clf_plan_get_context (ClfPlan * plan);
+const ClfPlanDesc *clf_plan_get_desc (ClfPlan * plan);
 /* A launch of kernel (the plan keeps a reference) over a 2D range, at a
  * global work offset unless offset is NULL; args 0 and 1 are bound to
  * buffers src and dst at enqueue, and unless base is NULL the last, a
@@ -107,6 +108,12 @@ ClfContext *clf_plan_get_context (ClfPlan * plan);
 ClfStatus clf_plan_add_launch (ClfPlan * plan, cl_kernel kernel, int src,
     int dst, const size_t global[2], const size_t local[2],
     const size_t offset[2], const size_t base[2], ClfError * err);
+/* Chunks of the batch (clf_plan_enqueue_pair): a loop of them begins,
+ * the launches added next work on the chunk that covers key (unique in
+ * the loop: where the chunk starts), the loop ends */
+void clf_plan_begin_chunks (ClfPlan * plan);
+void clf_plan_set_chunk (ClfPlan * plan, unsigned long key);
+void clf_plan_end_chunks (ClfPlan * plan);
 /* the id of scratch buffer slot (0 or 1) shared by the plan's CPU axes,
  * at least bytes long; -1 on error */
 int clf_plan_shared_scratch (ClfPlan * plan, int slot, size_t bytes,

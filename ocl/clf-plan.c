@@ -9,6 +9,8 @@
 
 #define MAX_PASSES 65536
 #define MAX_BUFFERS 16
+/* chunks of one plan that clf_plan_enqueue_pair interleaves */
+#define MAX_CHUNK_KEYS 1024
 
 /* Buffers a pass reads and writes: the user's two, or plan scratch */
 enum
@@ -26,6 +28,9 @@ typedef struct
   cl_uint base[2];              /* CPU path chunks: where the launch starts */
   int base_arg;                 /* its argument (the last), -1: none */
   size_t transforms;            /* fft_local: transforms a work-group */
+  int chunk;                    /* CPU path: the chunk of the batch it
+                                 * works on (clf_plan_begin_chunk), -1:
+                                 * none */
 } Pass;
 
 struct _ClfPlan
@@ -42,6 +47,12 @@ struct _ClfPlan
   size_t in_size, out_size;
   char description[512];
   int cpu_scratch[2];           /* clf-plan-cpu.c's shared buffers, 0: none */
+  /* clf-plan-cpu.c's chunks: the one new passes work on (-1: none),
+   * what each covers, how many (-1: a pass outside them, or too many),
+   * and in how many loops */
+  int chunk_now;
+  unsigned long chunk_keys[MAX_CHUNK_KEYS];
+  int nchunks, chunk_loops;
 };
 
 static Addr
@@ -296,6 +307,9 @@ next_pass (ClfPlan * plan, ClfError * err)
   p = &plan->passes[plan->npasses];
   memset (p, 0, sizeof (*p));
   p->base_arg = -1;
+  p->chunk = plan->chunk_now;
+  if (p->chunk < 0)
+    plan->nchunks = -1;
   return p;
 }
 
@@ -2881,6 +2895,7 @@ clf_plan_new (ClfContext * ctx, const ClfPlanDesc * desc, ClfError * err)
   plan->ctx = clf_context_ref (ctx);
   plan->desc = *desc;
   plan->nbuffers = BUF_SCRATCH;
+  plan->chunk_now = -1;
   st = validate (&plan->desc, err);
   if (st != CLF_OK)
     goto fail;
@@ -2936,36 +2951,44 @@ clf_plan_free (ClfPlan * plan)
   free (plan);
 }
 
-ClfStatus
-clf_plan_enqueue (ClfPlan * plan, cl_mem in, cl_mem out, ClfError * err)
+/* Binds the caller's buffers, after checking their sizes */
+static ClfStatus
+bind_buffers (ClfPlan * plan, cl_mem in, cl_mem out, ClfError * err)
 {
-  cl_command_queue q;
+  size_t in_bytes = 0, out_bytes = 0;
 
   if (!plan || !in || !out)
     return clf_set_error (err, CLF_ERROR_INVALID_ARG, "NULL plan or buffer");
-  {
-    size_t in_bytes = 0, out_bytes = 0;
-    clGetMemObjectInfo (in, CL_MEM_SIZE, sizeof (in_bytes), &in_bytes, NULL);
-    clGetMemObjectInfo (out, CL_MEM_SIZE, sizeof (out_bytes), &out_bytes,
-        NULL);
-    if (in_bytes < plan->in_size || out_bytes < plan->out_size)
-      return clf_set_error (err, CLF_ERROR_INVALID_ARG,
-          "buffers too small: input %zu < %zu or output %zu < %zu bytes",
-          in_bytes, plan->in_size, out_bytes, plan->out_size);
-  }
+  clGetMemObjectInfo (in, CL_MEM_SIZE, sizeof (in_bytes), &in_bytes, NULL);
+  clGetMemObjectInfo (out, CL_MEM_SIZE, sizeof (out_bytes), &out_bytes, NULL);
+  if (in_bytes < plan->in_size || out_bytes < plan->out_size)
+    return clf_set_error (err, CLF_ERROR_INVALID_ARG,
+        "buffers too small: input %zu < %zu or output %zu < %zu bytes",
+        in_bytes, plan->in_size, out_bytes, plan->out_size);
   plan->buffers[BUF_IN] = in;
   plan->buffers[BUF_OUT] = out;
-  q = clf_context_get_queue (plan->ctx);
-  for (int i = 0; i < plan->npasses; i++) {
+  return CLF_OK;
+}
+
+/* Enqueues the plan's passes from *next on while they work on chunk
+ * (-1: every pass), leaving *next at the first that does not */
+static ClfStatus
+enqueue_passes (ClfPlan * plan, int *next, int chunk, ClfError * err)
+{
+  cl_command_queue q = clf_context_get_queue (plan->ctx);
+
+  for (; *next < plan->npasses; (*next)++) {
+    int i = *next;
     Pass *p = &plan->passes[i];
+    cl_int e;
+    if (chunk >= 0 && p->chunk != chunk)
+      break;
     if (plan->run_count > 0 && (i < plan->run_first ||
             i >= plan->run_first + plan->run_count))
       continue;
-    cl_int e = SET_ARG (p->kernel, 0, plan->buffers[p->src]);
+    e = SET_ARG (p->kernel, 0, plan->buffers[p->src]);
     if (p->dst >= 0)
       e |= SET_ARG (p->kernel, 1, plan->buffers[p->dst]);
-    if (e != CL_SUCCESS)
-      return clf_set_cl_error (err, e, "clSetKernelArg");
     if (p->base_arg >= 0)
       e |= clSetKernelArg (p->kernel, p->base_arg, sizeof (p->base), p->base);
     if (e != CL_SUCCESS)
@@ -2976,6 +2999,87 @@ clf_plan_enqueue (ClfPlan * plan, cl_mem in, cl_mem out, ClfError * err)
       return clf_set_cl_error (err, e, "clEnqueueNDRangeKernel");
   }
   return CLF_OK;
+}
+
+ClfStatus
+clf_plan_enqueue (ClfPlan * plan, cl_mem in, cl_mem out, ClfError * err)
+{
+  int next = 0;
+  ClfStatus st = bind_buffers (plan, in, out, err);
+
+  return st != CLF_OK ? st : enqueue_passes (plan, &next, -1, err);
+}
+
+/* Whether the two plans run in the same chunks, one loop of them each
+ * (one axis), every pass in one */
+static int
+same_chunks (const ClfPlan * a, const ClfPlan * b)
+{
+  if (a->chunk_loops != 1 || b->chunk_loops != 1 || a->nchunks <= 1 ||
+      a->nchunks != b->nchunks)
+    return 0;
+  for (int c = 0; c < a->nchunks; c++)
+    if (a->chunk_keys[c] != b->chunk_keys[c])
+      return 0;
+  return 1;
+}
+
+/* CLFFT_PAIRS=0 runs pairs one plan after the other (for comparing) */
+int
+clf_debug_plans_pair (ClfPlan * first, ClfPlan * second)
+{
+  const char *env = getenv ("CLFFT_PAIRS");
+
+  return (!env || env[0] != '0') && same_chunks (first, second) &&
+      !first->run_count && !second->run_count;
+}
+
+ClfStatus
+clf_plan_enqueue_pair (ClfPlan * first, cl_mem in1, cl_mem out1,
+    ClfPlan * second, cl_mem in2, cl_mem out2, ClfError * err)
+{
+  int next1 = 0, next2 = 0;
+  ClfStatus st;
+
+  if (!first || !second)
+    return clf_set_error (err, CLF_ERROR_INVALID_ARG, "NULL plan");
+  if (!clf_debug_plans_pair (first, second)) {
+    if ((st = clf_plan_enqueue (first, in1, out1, err)) != CLF_OK)
+      return st;
+    return clf_plan_enqueue (second, in2, out2, err);
+  }
+  if ((st = bind_buffers (first, in1, out1, err)) != CLF_OK ||
+      (st = bind_buffers (second, in2, out2, err)) != CLF_OK)
+    return st;
+  for (int c = 0; c < first->nchunks; c++)
+    if ((st = enqueue_passes (first, &next1, c, err)) != CLF_OK ||
+        (st = enqueue_passes (second, &next2, c, err)) != CLF_OK)
+      return st;
+  return CLF_OK;
+}
+
+void
+clf_plan_begin_chunks (ClfPlan * plan)
+{
+  plan->chunk_loops++;
+}
+
+void
+clf_plan_set_chunk (ClfPlan * plan, unsigned long key)
+{
+  if (plan->nchunks < 0 || plan->nchunks == MAX_CHUNK_KEYS) {
+    plan->nchunks = -1;
+    plan->chunk_now = -1;
+    return;
+  }
+  plan->chunk_keys[plan->nchunks] = key;
+  plan->chunk_now = plan->nchunks++;
+}
+
+void
+clf_plan_end_chunks (ClfPlan * plan)
+{
+  plan->chunk_now = -1;
 }
 
 int
@@ -3035,6 +3139,12 @@ ClfContext *
 clf_plan_get_context (ClfPlan * plan)
 {
   return plan->ctx;
+}
+
+const ClfPlanDesc *
+clf_plan_get_desc (ClfPlan * plan)
+{
+  return &plan->desc;
 }
 
 ClfStatus

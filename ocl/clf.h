@@ -138,6 +138,11 @@ typedef struct
    * applies the first two. */
   size_t in_extent, out_extent;
   cl_mem in_multiplier;
+
+  /* The plan runs in pairs with another of the same geometry
+   * (clf_plan_enqueue_pair): on CPU devices it takes smaller chunks, so
+   * that both plans' scratch buffers stay in the caches together. */
+  int paired;
 } ClfPlanDesc;
 
 typedef struct _ClfPlan ClfPlan;
@@ -155,6 +160,15 @@ void clf_plan_free (ClfPlan * plan);
  * per plan. */
 ClfStatus clf_plan_enqueue (ClfPlan * plan, cl_mem in, cl_mem out,
     ClfError * err);
+
+/* Enqueues first (in1 to out1), then second (in2 to out2). Where both
+ * run their batch in the same chunks (CPU devices' plans of one axis and
+ * the same geometry), chunk by chunk instead: each chunk of second right
+ * after that chunk of first, while what first left there is still in the
+ * caches. So second may read, of first's output, only the transforms it
+ * works on itself: a forward and an inverse transform of the same lines. */
+ClfStatus clf_plan_enqueue_pair (ClfPlan * first, cl_mem in1, cl_mem out1,
+    ClfPlan * second, cl_mem in2, cl_mem out2, ClfError * err);
 
 /* Human-readable summary: algorithm, radices, passes (for logs). */
 const char *clf_plan_describe (ClfPlan * plan);
@@ -204,6 +218,10 @@ void clf_debug_cap_local_memory (size_t bytes);
  * window alone are not the transform's. */
 int clf_debug_plan_passes (ClfPlan * plan);
 void clf_debug_plan_run_passes (ClfPlan * plan, int first, int count);
+
+/* Whether clf_plan_enqueue_pair runs the two plans chunk by chunk (1)
+ * rather than one after the other (0) */
+int clf_debug_plans_pair (ClfPlan * first, ClfPlan * second);
 
 /* Transforms one work-group of a plan's pass runs (fft_local passes; 0
  * for others), for tests of how passes are shaped. */

@@ -1627,6 +1627,121 @@ test_extents_and_multiplier (void)
   clReleaseMemObject (d.in_multiplier);
 }
 
+/* A forward transform of the first extent values of each line, then an
+ * inverse one of the spectrum times mul, through clf_plan_enqueue_pair
+ * (a line convolution, as clf-convolve-lines.c runs it): every line
+ * against FFTW in double precision. in_rows: the lines side by side
+ * (element stride batch), the CPU path's column mode. pair: whether the
+ * plans must run chunk by chunk. */
+static void
+check_pair (const char *what, size_t n, size_t batch, size_t extent,
+    int in_rows, int paired_inverse, int pair)
+{
+  ClfContext *ctx = harness_context ();
+  ClfError err = { 0, };
+  ClfPlanDesc d;
+  ClfPlan *fwd, *inv;
+  size_t count = n * batch;
+  float *host = malloc (2 * sizeof (float) * count), *mul =
+      malloc (2 * sizeof (float) * n), *got = malloc (2 * sizeof (float) * n);
+  double *x = malloc (2 * sizeof (double) * n), *y =
+      malloc (2 * sizeof (double) * n), worst = 0.0;
+  cl_mem in, buf, kspec;
+  /* the forward error reaches the output scaled by |mul| at most
+   * sqrt(3) times its RMS (parts uniform in [-1, 1)); the inverse adds
+   * its own */
+  double bound = (1.0 + sqrt (3.0)) * BOUND_SMOOTH;
+
+  ref_fill_random (mul, 2 * n, 5);
+  ref_fill_random (host, 2 * count, 9);
+  kspec = harness_buffer (2 * sizeof (float) * n, mul);
+  in = harness_buffer (2 * sizeof (float) * count, host);
+  buf = harness_buffer (2 * sizeof (float) * count, NULL);
+  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, n, 0, batch);
+  if (in_rows) {
+    d.in.stride[0] = d.out.stride[0] = batch;
+    d.in.dist = d.out.dist = 1;
+  }
+  d.paired = 1;
+  d.in_extent = extent;
+  fwd = clf_plan_new (ctx, &d, &err);
+  d.direction = CLF_INVERSE;
+  d.in_extent = 0;
+  d.in_multiplier = kspec;
+  d.paired = paired_inverse;
+  inv = clf_plan_new (ctx, &d, &err);
+  CHECK (fwd && inv, "%s: plans: %s", what, err.message);
+  if (fwd && inv) {
+    CHECK (clf_debug_plans_pair (fwd, inv) == pair,
+        "%s: plans %s chunk by chunk (%s; %s)", what, pair ? "not run" :
+        "run", clf_plan_describe (fwd), clf_plan_describe (inv));
+    CHECK (clf_plan_enqueue_pair (fwd, in, buf, inv, buf, buf, &err) ==
+        CLF_OK, "%s: enqueue: %s", what, err.message);
+    harness_read (buf, 2 * sizeof (float) * count, host);
+    {
+      float *orig = malloc (2 * sizeof (float) * count);
+      ref_fill_random (orig, 2 * count, 9);
+      for (size_t b = 0; b < batch; b++) {
+        double e;
+        for (size_t k = 0; k < n; k++) {
+          size_t i = in_rows ? k * batch + b : b * n + k;
+          x[2 * k] = k < extent ? orig[2 * i] : 0.0;
+          x[2 * k + 1] = k < extent ? orig[2 * i + 1] : 0.0;
+        }
+        ref_fft (x, y, n, 1, -1);
+        for (size_t k = 0; k < n; k++) {
+          double re = y[2 * k], im = y[2 * k + 1];
+          x[2 * k] = re * mul[2 * k] - im * mul[2 * k + 1];
+          x[2 * k + 1] = re * mul[2 * k + 1] + im * mul[2 * k];
+        }
+        ref_fft (x, y, n, 1, 1);
+        for (size_t k = 0; k < n; k++) {
+          size_t i = in_rows ? k * batch + b : b * n + k;
+          got[2 * k] = host[2 * i];
+          got[2 * k + 1] = host[2 * i + 1];
+        }
+        e = ref_rel_rms_err (got, y, n);
+        if (!(e <= worst))
+          worst = e;
+      }
+      free (orig);
+    }
+    CHECK (worst <= bound, "%s: rel RMS error %.3g > %.3g", what, worst, bound);
+  }
+  clf_plan_free (fwd);
+  clf_plan_free (inv);
+  clReleaseMemObject (in);
+  clReleaseMemObject (buf);
+  clReleaseMemObject (kspec);
+  free (host);
+  free (mul);
+  free (got);
+  free (x);
+  free (y);
+}
+
+/* Plans run in pairs chunk by chunk on the CPU path where their chunks
+ * match, one after the other where they do not (and on GPUs, whose
+ * plans have no chunks) */
+static void
+test_plan_pairs (void)
+{
+  setenv ("CLFFT_CPU_PATH", "1", 1);
+  setenv ("CLFFT_CPU_CHUNK", "65536", 1);
+  check_pair ("pair of rows", 1000, 37, 700, 0, 1, 1);
+  check_pair ("pair of columns", 1120, 61, 540, 1, 1, 1);
+  check_pair ("pair of whole rows", 100, 300, 60, 0, 1, 1);
+  unsetenv ("CLFFT_CPU_CHUNK");
+  /* an unpaired plan takes larger chunks than a paired one */
+  check_pair ("unmatched pair", 1000, 2000, 700, 0, 0, 0);
+  /* one chunk: nothing to interleave */
+  check_pair ("pair in one chunk", 1000, 37, 700, 0, 1, 0);
+  unsetenv ("CLFFT_CPU_PATH");
+  use_gpu_programs (1, 0);
+  check_pair ("pair on GPU programs", 1000, 37, 700, 0, 1, 0);
+  use_gpu_programs (0, 0);
+}
+
 static void
 test_errors (void)
 {
@@ -1721,5 +1836,6 @@ main (int argc, char **argv)
       test_cpu_path_real_half);
   harness_run ("input and output extents, input multiplier",
       test_extents_and_multiplier);
+  harness_run ("plans in pairs", test_plan_pairs);
   return harness_finish ();
 }

@@ -266,18 +266,21 @@ load_row (__global float *out, __global const uchar * a, uint step_a,
  * pair p, a line per work-item. columns, pass 2 (padded lines, mirror or
  * wrap edges): buf row j from the lines buffer's row j - pad, extended by
  * the edge mode, a row per work-item; count is the number of column
- * lines. */
+ * lines. Only lines [range.s0, range.s0 + range.s1): a chunk of the
+ * plans' (clf_plan_enqueue_pair), the row pass's work-items from its
+ * first. */
 __kernel void
 line_load_each (__global uchar * raw, __global float2 * lines, uint16 chan,
-    int8 geo, __global float2 * buf, uint n, uint count, int pass, uint fill)
+    int8 geo, __global float2 * buf, uint n, uint count, int pass, uint fill,
+    uint2 range)
 {
-  uint b = get_global_id (0);
+  uint b = get_global_id (0) + (pass == 1 ? range.s0 : 0);
   int w = geo.s0, h = geo.s1;
 
   if (pass == 1) {
     __global float2 *out = buf + (size_t) b * n;
 
-    if (b >= count)
+    if (b >= min (count, range.s0 + range.s1))
       return;
     PairLine row = pair_line (raw, chan, geo, b / h, 1, b % h);
 
@@ -310,13 +313,16 @@ line_load_each (__global uchar * raw, __global float2 * lines, uint16 chan,
     __global const float *from = (__global const float *) (lines +
         (size_t) (sy >= 0 ? sy : 0) * count);
 
+    size_t i0 = 2 * (size_t) range.s0, i1 = 2 * (size_t) min (count,
+        range.s0 + range.s1);
+
     if (b >= fill)
       return;
     if (sy >= 0)
-      for (size_t i = 0; i < 2 * (size_t) count; i++)
+      for (size_t i = i0; i < i1; i++)
         out[i] = from[i];
     else
-      for (size_t i = 0; i < 2 * (size_t) count; i++)
+      for (size_t i = i0; i < i1; i++)
         out[i] = 0.0f;
   }
 }
@@ -353,13 +359,15 @@ store_row (__global uchar * at, uint step, int wide, __global const float *v,
 /* row pass, pass 1: line b's frame part into the lines buffer's row y,
  * a line per work-item. columns, pass 2: frame row y (< extent) from
  * buf's row y + pad, a row per work-item, every pair. With geo.s5 the
- * clamp edges' taps add the end samples within reach of either end. */
+ * clamp edges' taps add the end samples within reach of either end.
+ * Only lines [range.s0, range.s0 + range.s1), as line_load_each. */
 __kernel void
 line_store_each (__global uchar * raw, __global float2 * lines, uint16 chan,
     int8 geo, __global float2 * buf, uint n, uint count, int pass,
-    uint extent, __global const float * sums)
+    uint extent, __global const float * sums, uint2 range)
 {
-  uint b = get_global_id (0);
+  uint b = get_global_id (0) + (pass == 1 ? range.s0 : 0);
+  uint end = min (count, range.s0 + range.s1);
   int w = geo.s0, h = geo.s1, reach = geo.s5 ? geo.s6 : 0;
 
   if (pass == 1) {
@@ -371,7 +379,7 @@ line_store_each (__global uchar * raw, __global float2 * lines, uint16 chan,
     /* [0, e0) and [e1, w) within reach of an end */
     size_t e0 = min (reach, w), e1 = max ((int) e0, w - reach);
 
-    if (b >= count)
+    if (b >= end)
       return;
     for (size_t i = 2 * e0; i < 2 * e1; i++)
       out[i] = in[i];
@@ -399,16 +407,25 @@ line_store_each (__global uchar * raw, __global float2 * lines, uint16 chan,
       __global const float *last = (__global const float *) (lines +
           (size_t) (h - 1) * lines_per_row);
 
-      for (size_t i = 0; i < 2 * (size_t) lines_per_row; i++)
+      for (size_t i = 2 * (size_t) range.s0; i < 2 * (size_t) end; i++)
         row[i] += first[i] * before + last[i] * after;
     }
+    /* each pair's columns within the range */
     for (uint p = 0; 2 * p < (uint) geo.s4; p++) {
-      PairLine r = pair_line (raw, chan, geo, p, 1, y);
-      __global const float *v = row + 2 * (size_t) p * w;
+      uint x0 = max (range.s0, p * w), x1 = min (end, (p + 1) * w);
+      PairLine r;
+      __global const float *v;
 
-      store_row (r.at[0], r.step[0], r.wide[0], v, w);
+      if (x0 >= x1)
+        continue;
+      r = pair_line (raw, chan, geo, p, 1, y);
+      v = row + 2 * (size_t) x0;
+      x0 -= p * w;
+      store_row (r.at[0] + (size_t) x0 * r.step[0], r.step[0], r.wide[0], v,
+          x1 - p * w - x0);
       if (r.two)
-        store_row (r.at[1], r.step[1], r.wide[1], v + 1, w);
+        store_row (r.at[1] + (size_t) x0 * r.step[1], r.step[1], r.wide[1],
+            v + 1, x1 - p * w - x0);
     }
   }
 }

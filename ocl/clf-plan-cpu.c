@@ -585,15 +585,8 @@ stage_twiddles (const unsigned *radices, int ns, size_t pad, size_t *floats,
   return t;
 }
 
-/* Chunks of a paired plan (ClfPlanDesc's paired), as a share of the
- * chunk size: the pair runs each chunk through two plans' scratch
- * buffers. On a 2-core EPYC (PoCL 3.1, 1080p RGBA blur at radii 4 and
- * 1000, frames alternating in one process, two rounds) 3 MiB chunks ran
- * the paired line plans 1-7% faster than 4 MiB ones. */
-#define PAIRED_CHUNK_SHARE 0.75
-
 static size_t
-chunk_bytes (ClfContext * ctx, size_t total, int columns, int paired)
+chunk_bytes (ClfContext * ctx, size_t total, int columns)
 {
   const char *env = getenv ("CLFFT_CPU_CHUNK");
   size_t cache = clf_context_cache_bytes (ctx);
@@ -606,8 +599,6 @@ chunk_bytes (ClfContext * ctx, size_t total, int columns, int paired)
     whole = CHUNK_BYTES;
   if (chunk < CHUNK_BYTES)
     chunk = CHUNK_BYTES;
-  if (paired)
-    chunk = (size_t) (chunk * PAIRED_CHUNK_SHARE);
   return total > whole ? chunk : 0;
 }
 
@@ -843,8 +834,7 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
     fx = *ax;
   n = fx.n;
   cols = column_count (&fx);
-  target = chunk_bytes (ctx, n * batch * sizeof (cl_float2), cols != 0,
-      clf_plan_get_desc (plan)->paired);
+  target = chunk_bytes (ctx, n * batch * sizeof (cl_float2), cols != 0);
   if (whole_rows_fit (&fx, cols)) {
     order = ORDER_WHOLE;
     ns = 1;
@@ -1070,7 +1060,7 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
     for (size_t b0 = 0; b0 < batch && st == CLF_OK; b0 += chunk) {
       size_t nb = batch - b0 < chunk ? batch - b0 : chunk;
       int src = ax->src;
-      clf_plan_set_chunk (plan, b0);
+      clf_plan_set_chunk (plan, b0, b0, nb);
       /* real_merge's rows go where stage 0 reads scratch from */
       if (real == OUT_REAL) {
         st = add_stage_launches (plan, &real_pass, src, scratch[1], 0,
@@ -1099,7 +1089,10 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
       for (size_t c0 = 0; c0 < cols && st == CLF_OK; c0 += cw) {
         size_t w = cols - c0 < cw ? cols - c0 : cw;
         int src = ax->src;
-        clf_plan_set_chunk (plan, o0 * cols + c0);
+        /* a range of the transforms where columns of one outer
+         * transform, or whole rows of columns */
+        clf_plan_set_chunk (plan, o0 * cols + c0, outer == 1 ? c0 :
+            o0 * cols, outer == 1 ? w : w == cols ? no * cols : 0);
         for (int s = 0; s < ns && st == CLF_OK; s++) {
           int dst = s == ns - 1 ? ax->dst : scratch[s % 2];
           st = add_stage_launches (plan, &stages[s], src, dst, c0, w,

@@ -98,7 +98,6 @@ int clf_local_pad (ClfContext * ctx, size_t n);
 /* ---- provided by clf-plan.c for the CPU planner ---------------------- */
 
 ClfContext *clf_plan_get_context (ClfPlan * plan);
-const ClfPlanDesc *clf_plan_get_desc (ClfPlan * plan);
 /* A launch of kernel (the plan keeps a reference) over a 2D range, at a
  * global work offset unless offset is NULL; args 0 and 1 are bound to
  * buffers src and dst at enqueue, and unless base is NULL the last, a
@@ -110,9 +109,11 @@ ClfStatus clf_plan_add_launch (ClfPlan * plan, cl_kernel kernel, int src,
     const size_t offset[2], const size_t base[2], ClfError * err);
 /* Chunks of the batch (clf_plan_enqueue_pair): a loop of them begins,
  * the launches added next work on the chunk that covers key (unique in
- * the loop: where the chunk starts), the loop ends */
+ * the loop: where the chunk starts), transforms [from, from + count) of
+ * the batch (count 0: not a range of them), the loop ends */
 void clf_plan_begin_chunks (ClfPlan * plan);
-void clf_plan_set_chunk (ClfPlan * plan, unsigned long key);
+void clf_plan_set_chunk (ClfPlan * plan, unsigned long key, size_t from,
+    size_t count);
 void clf_plan_end_chunks (ClfPlan * plan);
 /* the id of scratch buffer slot (0 or 1) shared by the plan's CPU axes,
  * at least bytes long; -1 on error */

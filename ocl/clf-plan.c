@@ -52,6 +52,7 @@ struct _ClfPlan
    * and in how many loops */
   int chunk_now;
   unsigned long chunk_keys[MAX_CHUNK_KEYS];
+  size_t chunk_first[MAX_CHUNK_KEYS], chunk_count[MAX_CHUNK_KEYS];
   int nchunks, chunk_loops;
 };
 
@@ -3011,7 +3012,7 @@ clf_plan_enqueue (ClfPlan * plan, cl_mem in, cl_mem out, ClfError * err)
 }
 
 /* Whether the two plans run in the same chunks, one loop of them each
- * (one axis), every pass in one */
+ * (one axis), every pass in one, and each a range of the transforms */
 static int
 same_chunks (const ClfPlan * a, const ClfPlan * b)
 {
@@ -3019,7 +3020,9 @@ same_chunks (const ClfPlan * a, const ClfPlan * b)
       a->nchunks != b->nchunks)
     return 0;
   for (int c = 0; c < a->nchunks; c++)
-    if (a->chunk_keys[c] != b->chunk_keys[c])
+    if (a->chunk_keys[c] != b->chunk_keys[c] || !a->chunk_count[c] ||
+        a->chunk_first[c] != b->chunk_first[c] ||
+        a->chunk_count[c] != b->chunk_count[c])
       return 0;
   return 1;
 }
@@ -3034,28 +3037,66 @@ clf_debug_plans_pair (ClfPlan * first, ClfPlan * second)
       !first->run_count && !second->run_count;
 }
 
+static size_t
+buffer_bytes (cl_mem mem)
+{
+  size_t bytes = 0;
+  clGetMemObjectInfo (mem, CL_MEM_SIZE, sizeof (bytes), &bytes, NULL);
+  return bytes;
+}
+
+/* The caller's work before or after the transforms [from, from + count) */
+static ClfStatus
+run_hook (ClfChunkFunc hook, size_t from, size_t count, void *data,
+    ClfError * err)
+{
+  return hook ? hook (from, count, data, err) : CLF_OK;
+}
+
 ClfStatus
 clf_plan_enqueue_pair (ClfPlan * first, cl_mem in1, cl_mem out1,
-    ClfPlan * second, cl_mem in2, cl_mem out2, ClfError * err)
+    ClfPlan * second, cl_mem in2, cl_mem out2, ClfChunkFunc before,
+    ClfChunkFunc after, void *data, ClfError * err)
 {
   int next1 = 0, next2 = 0;
+  cl_mem own[2];
   ClfStatus st;
 
   if (!first || !second)
     return clf_set_error (err, CLF_ERROR_INVALID_ARG, "NULL plan");
   if (!clf_debug_plans_pair (first, second)) {
-    if ((st = clf_plan_enqueue (first, in1, out1, err)) != CLF_OK)
+    size_t all = first->desc.batch;
+    if ((st = run_hook (before, 0, all, data, err)) != CLF_OK ||
+        (st = clf_plan_enqueue (first, in1, out1, err)) != CLF_OK ||
+        (st = clf_plan_enqueue (second, in2, out2, err)) != CLF_OK)
       return st;
-    return clf_plan_enqueue (second, in2, out2, err);
+    return run_hook (after, 0, all, data, err);
   }
   if ((st = bind_buffers (first, in1, out1, err)) != CLF_OK ||
       (st = bind_buffers (second, in2, out2, err)) != CLF_OK)
     return st;
-  for (int c = 0; c < first->nchunks; c++)
-    if ((st = enqueue_passes (first, &next1, c, err)) != CLF_OK ||
-        (st = enqueue_passes (second, &next2, c, err)) != CLF_OK)
-      return st;
-  return CLF_OK;
+  /* second works in first's scratch buffers, which the chunk it follows
+   * left in the caches: a third of the pair's footprint less */
+  for (int i = 0; i < 2; i++) {
+    int a = first->cpu_scratch[i], b = second->cpu_scratch[i];
+    own[i] = NULL;
+    if (a > 0 && b > 0 && buffer_bytes (first->buffers[a]) >=
+        buffer_bytes (second->buffers[b])) {
+      own[i] = second->buffers[b];
+      second->buffers[b] = first->buffers[a];
+    }
+  }
+  for (int c = 0; c < first->nchunks && st == CLF_OK; c++) {
+    size_t from = first->chunk_first[c], count = first->chunk_count[c];
+    if ((st = run_hook (before, from, count, data, err)) == CLF_OK &&
+        (st = enqueue_passes (first, &next1, c, err)) == CLF_OK &&
+        (st = enqueue_passes (second, &next2, c, err)) == CLF_OK)
+      st = run_hook (after, from, count, data, err);
+  }
+  for (int i = 0; i < 2; i++)
+    if (own[i])
+      second->buffers[second->cpu_scratch[i]] = own[i];
+  return st;
 }
 
 void
@@ -3065,7 +3106,8 @@ clf_plan_begin_chunks (ClfPlan * plan)
 }
 
 void
-clf_plan_set_chunk (ClfPlan * plan, unsigned long key)
+clf_plan_set_chunk (ClfPlan * plan, unsigned long key, size_t from,
+    size_t count)
 {
   if (plan->nchunks < 0 || plan->nchunks == MAX_CHUNK_KEYS) {
     plan->nchunks = -1;
@@ -3073,6 +3115,8 @@ clf_plan_set_chunk (ClfPlan * plan, unsigned long key)
     return;
   }
   plan->chunk_keys[plan->nchunks] = key;
+  plan->chunk_first[plan->nchunks] = from;
+  plan->chunk_count[plan->nchunks] = count;
   plan->chunk_now = plan->nchunks++;
 }
 
@@ -3139,12 +3183,6 @@ ClfContext *
 clf_plan_get_context (ClfPlan * plan)
 {
   return plan->ctx;
-}
-
-const ClfPlanDesc *
-clf_plan_get_desc (ClfPlan * plan)
-{
-  return &plan->desc;
 }
 
 ClfStatus

@@ -139,10 +139,6 @@ typedef struct
   size_t in_extent, out_extent;
   cl_mem in_multiplier;
 
-  /* The plan runs in pairs with another of the same geometry
-   * (clf_plan_enqueue_pair): on CPU devices it takes smaller chunks, so
-   * that both plans' scratch buffers stay in the caches together. */
-  int paired;
 } ClfPlanDesc;
 
 typedef struct _ClfPlan ClfPlan;
@@ -161,14 +157,22 @@ void clf_plan_free (ClfPlan * plan);
 ClfStatus clf_plan_enqueue (ClfPlan * plan, cl_mem in, cl_mem out,
     ClfError * err);
 
-/* Enqueues first (in1 to out1), then second (in2 to out2). Where both
- * run their batch in the same chunks (CPU devices' plans of one axis and
- * the same geometry), chunk by chunk instead: each chunk of second right
- * after that chunk of first, while what first left there is still in the
- * caches. So second may read, of first's output, only the transforms it
- * works on itself: a forward and an inverse transform of the same lines. */
+/* The caller's work on transforms [from, from + count) of a batch */
+typedef ClfStatus (*ClfChunkFunc) (size_t from, size_t count, void *data,
+    ClfError * err);
+
+/* Enqueues before, first (in1 to out1), second (in2 to out2) and after
+ * (either function may be NULL), each for the whole batch. Where both
+ * plans run their batch in the same chunks of transforms (CPU devices'
+ * plans of one axis and the same geometry), chunk by chunk instead:
+ * before, first, second and after on each chunk's transforms in turn,
+ * while what the one before left there is still in the caches. So each
+ * may touch, of the others' data, only the transforms it is given: a
+ * forward and an inverse transform of the same lines, what loads them
+ * and what stores them. */
 ClfStatus clf_plan_enqueue_pair (ClfPlan * first, cl_mem in1, cl_mem out1,
-    ClfPlan * second, cl_mem in2, cl_mem out2, ClfError * err);
+    ClfPlan * second, cl_mem in2, cl_mem out2, ClfChunkFunc before,
+    ClfChunkFunc after, void *data, ClfError * err);
 
 /* Human-readable summary: algorithm, radices, passes (for logs). */
 const char *clf_plan_describe (ClfPlan * plan);

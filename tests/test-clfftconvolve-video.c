@@ -570,6 +570,29 @@ GST_START_TEST (test_frame_alone_lines)
 
 GST_END_TEST;
 
+/* Staged lines in chunks of a few lines (on CPU devices each chunk is
+ * loaded, transformed both ways and stored in turn): chunk edges inside a
+ * pair's columns and between pairs, the edge sums of lines of the frame
+ * alone, padded columns loaded a chunk at a time, subsampled chroma. */
+GST_START_TEST (test_lines_in_chunks)
+{
+  gint edge;
+
+  g_setenv ("CLFFT_CPU_CHUNK", "4096", TRUE);
+  for (edge = EDGE_CLAMP; edge <= EDGE_ZERO; edge++) {
+    run_shape (GST_VIDEO_FORMAT_RGBA, 40, 30, SHAPE_GAUSSIAN, 4.5f, edge,
+        FILL_RANDOM, 380 + edge);
+    run_shape (GST_VIDEO_FORMAT_I420, 40, 30, SHAPE_BOX, 3.0f, edge,
+        FILL_RANDOM, 390 + edge);
+  }
+  /* taps past the whole frame: every sample within reach of both ends */
+  run_shape (GST_VIDEO_FORMAT_RGBA, 40, 30, SHAPE_GAUSSIAN, 45.0f,
+      EDGE_CLAMP, FILL_RANDOM, 395);
+  g_unsetenv ("CLFFT_CPU_CHUNK");
+}
+
+GST_END_TEST;
+
 /* Lines longer than the plans' power-of-two limit fuse where local memory
  * holds them: rows of 9000 samples (PoCL's limit is 8192 points; padded
  * with mirror and wrap, the frame alone with clamp and zero) and of 5000
@@ -1486,6 +1509,7 @@ clfftconvolve_video_suite (void)
   tcase_add_test (tc, test_bad_device);
   tcase_add_test (tc, test_fused_lines);
   tcase_add_test (tc, test_frame_alone_lines);
+  tcase_add_test (tc, test_lines_in_chunks);
   tcase_add_test (tc, test_long_fused_lines);
   tcase_add_test (tc, test_too_large);
   tcase_add_test (tc, test_caps_change);

@@ -27,6 +27,8 @@
  *             from params.s7 on are taken as zero; element e is
  *             multiplied by mul[e] (ClfPlanDesc's in_extent and
  *             in_multiplier)
+ *   IN_NZ     with IN_EXTENT: inputs r >= IN_NZ are zero in every
+ *             butterfly, constants the compiler folds
  *   IN_UNIT, OUT_UNIT   element stride 1 (rows)
  *
  * Addressing as in fft.cl: transform b, element e at
@@ -1084,6 +1086,13 @@ fft_cpu_pass (__global const float *restrict src, __global float *restrict dst,
     uint e = in_off;
     _Pragma ("unroll")
     for (int r = 0; r < R; r++, p += step, e += in_step) {
+#ifdef IN_NZ
+      /* past the extent for every butterfly (clf-plan-cpu.c) */
+      if (r >= IN_NZ) {
+        v[r] = mk (0.0f, 0.0f);
+        continue;
+      }
+#endif
 #ifdef IN_EXTENT
       /* loaded and dropped: as a load under a condition (masked) PoCL
        * ran 3072-point rows' first stage 2x slower */

@@ -590,7 +590,7 @@ stage_twiddles (const unsigned *radices, int ns, size_t pad, size_t *floats,
  * zeros the compiler drops their loads and, signed zeros aside, their
  * arithmetic. The 1080p blur at radius 1000 (the rows' first stage of
  * radix 48 of 3072 points takes 30 inputs, 1920 of them the frame) ran
- * 1-10% faster in the mean (2-4% on the fastest frame) in four rounds of
+ * 1-10% faster in the mean (up to 4% on the fastest frame) in four rounds of
  * frames alternating in one process on a 2-core EPYC (PoCL 3.1); its
  * first use from empty caches took no longer (18.7 against 20.0 s). */
 static void

@@ -1081,7 +1081,7 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
     for (size_t b0 = 0; b0 < batch && st == CLF_OK; b0 += chunk) {
       size_t nb = batch - b0 < chunk ? batch - b0 : chunk;
       int src = ax->src;
-      clf_plan_set_chunk (plan, b0, b0, nb);
+      clf_plan_set_chunk (plan, b0, nb);
       /* real_merge's rows go where stage 0 reads scratch from */
       if (real == OUT_REAL) {
         st = add_stage_launches (plan, &real_pass, src, scratch[1], 0,
@@ -1112,8 +1112,8 @@ clf_plan_cpu_add_axis (ClfPlan * plan, const Axis * ax,
         int src = ax->src;
         /* a range of the transforms where columns of one outer
          * transform, or whole rows of columns */
-        clf_plan_set_chunk (plan, o0 * cols + c0, outer == 1 ? c0 :
-            o0 * cols, outer == 1 ? w : w == cols ? no * cols : 0);
+        clf_plan_set_chunk (plan, outer == 1 ? c0 : o0 * cols,
+            outer == 1 ? w : w == cols ? no * cols : 0);
         for (int s = 0; s < ns && st == CLF_OK; s++) {
           int dst = s == ns - 1 ? ax->dst : scratch[s % 2];
           st = add_stage_launches (plan, &stages[s], src, dst, c0, w,

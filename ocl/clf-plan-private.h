@@ -108,12 +108,10 @@ ClfStatus clf_plan_add_launch (ClfPlan * plan, cl_kernel kernel, int src,
     int dst, const size_t global[2], const size_t local[2],
     const size_t offset[2], const size_t base[2], ClfError * err);
 /* Chunks of the batch (clf_plan_enqueue_pair): a loop of them begins,
- * the launches added next work on the chunk that covers key (unique in
- * the loop: where the chunk starts), transforms [from, from + count) of
- * the batch (count 0: not a range of them), the loop ends */
+ * the launches added next work on a new chunk, transforms [from, from +
+ * count) of the batch (count 0: not a range of them), the loop ends */
 void clf_plan_begin_chunks (ClfPlan * plan);
-void clf_plan_set_chunk (ClfPlan * plan, unsigned long key, size_t from,
-    size_t count);
+void clf_plan_set_chunk (ClfPlan * plan, size_t from, size_t count);
 void clf_plan_end_chunks (ClfPlan * plan);
 /* the id of scratch buffer slot (0 or 1) shared by the plan's CPU axes,
  * at least bytes long; -1 on error */

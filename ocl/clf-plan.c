@@ -10,7 +10,7 @@
 #define MAX_PASSES 65536
 #define MAX_BUFFERS 16
 /* chunks of one plan that clf_plan_enqueue_pair interleaves */
-#define MAX_CHUNK_KEYS 1024
+#define MAX_CHUNKS 1024
 
 /* Buffers a pass reads and writes: the user's two, or plan scratch */
 enum
@@ -29,7 +29,7 @@ typedef struct
   int base_arg;                 /* its argument (the last), -1: none */
   size_t transforms;            /* fft_local: transforms a work-group */
   int chunk;                    /* CPU path: the chunk of the batch it
-                                 * works on (clf_plan_begin_chunk), -1:
+                                 * works on (clf_plan_set_chunk), -1:
                                  * none */
 } Pass;
 
@@ -48,11 +48,10 @@ struct _ClfPlan
   char description[512];
   int cpu_scratch[2];           /* clf-plan-cpu.c's shared buffers, 0: none */
   /* clf-plan-cpu.c's chunks: the one new passes work on (-1: none),
-   * what each covers, how many (-1: a pass outside them, or too many),
-   * and in how many loops */
+   * the transforms each covers (count 0: not a range of them), how many
+   * (-1: a pass outside them, or too many), and in how many loops */
   int chunk_now;
-  unsigned long chunk_keys[MAX_CHUNK_KEYS];
-  size_t chunk_first[MAX_CHUNK_KEYS], chunk_count[MAX_CHUNK_KEYS];
+  size_t chunk_first[MAX_CHUNKS], chunk_count[MAX_CHUNKS];
   int nchunks, chunk_loops;
 };
 
@@ -3020,8 +3019,7 @@ same_chunks (const ClfPlan * a, const ClfPlan * b)
       a->nchunks != b->nchunks)
     return 0;
   for (int c = 0; c < a->nchunks; c++)
-    if (a->chunk_keys[c] != b->chunk_keys[c] || !a->chunk_count[c] ||
-        a->chunk_first[c] != b->chunk_first[c] ||
+    if (!a->chunk_count[c] || a->chunk_first[c] != b->chunk_first[c] ||
         a->chunk_count[c] != b->chunk_count[c])
       return 0;
   return 1;
@@ -3076,7 +3074,7 @@ clf_plan_enqueue_pair (ClfPlan * first, cl_mem in1, cl_mem out1,
       (st = bind_buffers (second, in2, out2, err)) != CLF_OK)
     return st;
   /* second works in first's scratch buffers, which the chunk it follows
-   * left in the caches: a third of the pair's footprint less */
+   * left in the caches: the pair's footprint is one plan's */
   for (int i = 0; i < 2; i++) {
     int a = first->cpu_scratch[i], b = second->cpu_scratch[i];
     own[i] = NULL;
@@ -3106,15 +3104,13 @@ clf_plan_begin_chunks (ClfPlan * plan)
 }
 
 void
-clf_plan_set_chunk (ClfPlan * plan, unsigned long key, size_t from,
-    size_t count)
+clf_plan_set_chunk (ClfPlan * plan, size_t from, size_t count)
 {
-  if (plan->nchunks < 0 || plan->nchunks == MAX_CHUNK_KEYS) {
+  if (plan->nchunks < 0 || plan->nchunks == MAX_CHUNKS) {
     plan->nchunks = -1;
     plan->chunk_now = -1;
     return;
   }
-  plan->chunk_keys[plan->nchunks] = key;
   plan->chunk_first[plan->nchunks] = from;
   plan->chunk_count[plan->nchunks] = count;
   plan->chunk_now = plan->nchunks++;

@@ -403,6 +403,10 @@ launch_line_io (ClfLinePass * lp, cl_kernel k, size_t samples,
   return clf_context_launch (lp->ctx, k, samples, lp->count, 64, 1, what, err);
 }
 
+/* the range argument of line_load_each and line_store_each */
+#define LOAD_RANGE_ARG 9
+#define STORE_RANGE_ARG 10
+
 /* A line pass's loads and stores of one chunk of lines (the CPU forms) */
 typedef struct
 {
@@ -433,8 +437,8 @@ load_chunk (size_t from, size_t count, void *data, ClfError * err)
 
   if (!io->lp->load)
     return CLF_OK;
-  return launch_each_range (io->lp, io->lp->load, 9, from, count,
-      io->lp->fill, "loading lines", err);
+  return launch_each_range (io->lp, io->lp->load, LOAD_RANGE_ARG, from,
+      count, io->lp->fill, "loading lines", err);
 }
 
 static ClfStatus
@@ -442,8 +446,8 @@ store_chunk (size_t from, size_t count, void *data, ClfError * err)
 {
   ChunkIo *io = data;
 
-  return launch_each_range (io->lp, io->lp->store, 10, from, count,
-      io->extent, "storing lines", err);
+  return launch_each_range (io->lp, io->lp->store, STORE_RANGE_ARG, from,
+      count, io->extent, "storing lines", err);
 }
 
 static ClfStatus

@@ -412,20 +412,20 @@ line_store_each (__global uchar * raw, __global float2 * lines, uint16 chan,
     }
     /* each pair's columns within the range */
     for (uint p = 0; 2 * p < (uint) geo.s4; p++) {
-      uint x0 = max (range.s0, p * w), x1 = min (end, (p + 1) * w);
+      uint c0 = max (range.s0, p * w), c1 = min (end, (p + 1) * w);
+      /* the first of them as a frame column */
+      uint x0 = c0 - p * w;
       PairLine r;
-      __global const float *v;
+      __global const float *v = row + 2 * (size_t) c0;
 
-      if (x0 >= x1)
+      if (c0 >= c1)
         continue;
       r = pair_line (raw, chan, geo, p, 1, y);
-      v = row + 2 * (size_t) x0;
-      x0 -= p * w;
       store_row (r.at[0] + (size_t) x0 * r.step[0], r.step[0], r.wide[0], v,
-          x1 - p * w - x0);
+          c1 - c0);
       if (r.two)
         store_row (r.at[1] + (size_t) x0 * r.step[1], r.step[1], r.wide[1],
-            v + 1, x1 - p * w - x0);
+            v + 1, c1 - c0);
     }
   }
 }

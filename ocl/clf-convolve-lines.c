@@ -390,16 +390,12 @@ enqueue_fused (ClfLinePass * lp, cl_mem raw, cl_mem lines,
       f->G * f->T, 1, "convolving lines", err);
 }
 
-/* line_load or line_store over samples of each line; the CPU forms
- * (line_load_each, line_store_each) take a line per work-item in the row
- * pass and a row of samples (of every line) in the column pass */
+/* line_load or line_store over samples of each line (the CPU forms run
+ * chunk by chunk, launch_each_range) */
 static ClfStatus
 launch_line_io (ClfLinePass * lp, cl_kernel k, size_t samples,
     const char *what, ClfError * err)
 {
-  if (lp->each)
-    return clf_context_launch (lp->ctx, k, lp->axis == CLF_LINES_ROWS ?
-        lp->count : samples, 0, 1, 1, what, err);
   return clf_context_launch (lp->ctx, k, samples, lp->count, 64, 1, what, err);
 }
 
@@ -491,12 +487,13 @@ enqueue_staged (ClfLinePass * lp, cl_mem raw, cl_mem lines,
    * with the whole passes one after the other: the fastest frame 17-21%
    * faster at radius 4, up to 20% at radius 1000, the mean 8-24% and
    * 0-6%). */
-  if (lp->each && !lp->multiply) {
+  if (lp->each) {
     ChunkIo io = { lp, extent };
     return clf_plan_enqueue_pair (lp->fwd, lp->reads_lines ? lines : lp->buf,
         lp->buf, lp->inv, lp->buf, lp->buf, load_chunk, store_chunk, &io, err);
   }
-  /* GPUs multiply in a pass of their own */
+  /* GPUs multiply in a pass of their own (CPU devices whose lines a
+   * test makes fuse take line_load and line_store, and no multiply) */
   if ((lp->load && (st = launch_line_io (lp, lp->load, lp->fill,
                   "loading lines", err)) != CLF_OK) ||
       (st = clf_plan_enqueue (lp->fwd, lp->reads_lines ? lines : lp->buf,

@@ -138,7 +138,6 @@ typedef struct
    * applies the first two. */
   size_t in_extent, out_extent;
   cl_mem in_multiplier;
-
 } ClfPlanDesc;
 
 typedef struct _ClfPlan ClfPlan;

@@ -1140,7 +1140,7 @@ ensure_video_configured (GstClfftConvolve * self)
 
     clf_kernel2d_extent (&kernels[0], &kw, &kh, &cx, &cy);
     what = g_strdup_printf ("setting up the convolution of %dx%d %s frames "
-        "with a %zux%zu kernel (padded FFT %zux%zu)",
+        "with a %zux%zu kernel (FFT grid of up to %zux%zu)",
         GST_VIDEO_INFO_WIDTH (&self->vinfo),
         GST_VIDEO_INFO_HEIGHT (&self->vinfo),
         GST_VIDEO_INFO_NAME (&self->vinfo), kw, kh,

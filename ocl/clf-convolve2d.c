@@ -1,5 +1,6 @@
 /* clf-convolve2d.c: frequency-domain 2D convolution of 8/16-bit image frames on the device. */
 #include "clf-convolve2d.h"
+#include "clf-convolve2d-edges.h"
 #include "clf-convolve-lines.h"
 #include "clf-private.h"
 
@@ -37,7 +38,17 @@ typedef struct
   ClfPlan *fwd, *inv;
   cl_mem grid;                  /* [batch][ny][nx] real */
   cl_mem spec;                  /* [batch][ny][nx/2+1] complex */
-  cl_mem kspec;                 /* [ny][nx/2+1] complex, scaled 1/(nx ny) */
+  cl_mem kspec;                 /* [tables][ny][nx/2+1] complex, / (nx ny) */
+
+  /* Other kernels: the grid holds the frame alone and zeros (clamp and
+   * zero edges, where that grid is smaller than the padded frame), with
+   * clamped edges added through the tables of clf-convolve2d-edges.h: the
+   * kspec of each table, the edge lines (gather_edges) and their spectra,
+   * the corner table. */
+  int alone, can_alone;
+  ClfPlan *edge_cols, *edge_rows;
+  cl_mem edges, espec, corners;
+  ClfEdgeReach reach;
 
   /* what kspec holds, to skip recomputing it */
   int kspec_valid;
@@ -53,7 +64,7 @@ struct _ClfConvolve2d
 {
   ClfContext *ctx;
   cl_kernel unpack, pack, place_disk, place_taps, scale_spectrum,
-      multiply_spectrum;
+      multiply_spectrum, gather_edges, multiply_edges, add_corner;
 
   int configured;
   ClfFrameLayout2d layout;
@@ -244,18 +255,46 @@ separable_bytes (ClfContext * ctx, const Group * g, size_t *largest)
       cols, fuse_cols, clamp_extent (g, CLF_LINES_COLUMNS));
 }
 
+/* Kernel spectra a group keeps: the kernel's, and with the frame alone
+ * each edge table's */
 static size_t
-group_bytes (size_t nx, size_t ny, size_t batch, size_t *largest)
+kspec_tables (const Group * g)
 {
-  size_t grid = batch * nx * ny * sizeof (cl_float);
-  size_t spec = batch * (nx / 2 + 1) * ny * sizeof (cl_float2);
-  size_t kspec = (nx / 2 + 1) * ny * sizeof (cl_float2);
+  return g->alone ? CLF_EDGE_N_TABLES : 1;
+}
+
+/* The frame alone's edge lines (as gather_edges lays them out), and its
+ * corner table (one float at least) */
+static size_t
+edge_lines_bytes (const Group * g)
+{
+  return 2 * g->batch * (g->nx + g->ny) * sizeof (cl_float2);
+}
+
+static size_t
+corner_bytes (const Group * g)
+{
+  size_t n = (g->reach.top + g->reach.bottom) * (g->reach.left +
+      g->reach.right);
+
+  return (n ? n : 1) * sizeof (cl_float);
+}
+
+static size_t
+group_bytes (const Group * g, size_t *largest)
+{
+  size_t grid = g->batch * g->nx * g->ny * sizeof (cl_float);
+  size_t spec = g->batch * (g->nx / 2 + 1) * g->ny * sizeof (cl_float2);
+  size_t kspec = kspec_tables (g) * (g->nx / 2 + 1) * g->ny *
+      sizeof (cl_float2);
+  size_t edges = g->alone ? 2 * edge_lines_bytes (g) + corner_bytes (g) : 0;
 
   if (largest) {
     *largest = grid > *largest ? grid : *largest;
     *largest = spec > *largest ? spec : *largest;
+    *largest = kspec > *largest ? kspec : *largest;
   }
-  return grid + spec + kspec;
+  return grid + spec + kspec + edges;
 }
 
 /* Releases a separable group's line passes and lines buffer */
@@ -270,23 +309,34 @@ separable_clear (ClfConvolve2d * conv, Group * g)
   release_mem (&g->lines);
 }
 
+/* Releases a 2D group's plans and buffers (its kernel stays known) */
+static void
+grid_clear (ClfConvolve2d * conv, Group * g)
+{
+  ClfPlan **plans[] = { &g->fwd, &g->inv, &g->edge_cols, &g->edge_rows };
+  cl_mem *mems[] = { &g->grid, &g->spec, &g->kspec, &g->edges, &g->espec,
+    &g->corners
+  };
+
+  if (g->grid)
+    conv->device_bytes -= group_bytes (g, NULL);
+  for (size_t i = 0; i < sizeof (plans) / sizeof (plans[0]); i++) {
+    if (*plans[i])
+      clf_plan_free (*plans[i]);
+    *plans[i] = NULL;
+  }
+  for (size_t i = 0; i < sizeof (mems) / sizeof (mems[0]); i++)
+    release_mem (mems[i]);
+  g->kspec_valid = 0;
+}
+
 static void
 group_clear (ClfConvolve2d * conv, Group * g)
 {
   separable_clear (conv, g);
-  if (g->fwd)
-    clf_plan_free (g->fwd);
-  if (g->inv)
-    clf_plan_free (g->inv);
-  g->fwd = g->inv = NULL;
-  if (g->grid || g->spec || g->kspec)
-    conv->device_bytes -= group_bytes (g->nx, g->ny, g->batch, NULL);
-  release_mem (&g->grid);
-  release_mem (&g->spec);
-  release_mem (&g->kspec);
+  grid_clear (conv, g);
   free (g->ktaps);
   g->ktaps = NULL;
-  g->kspec_valid = 0;
 }
 
 /* Copy queues on GPUs; CLFFT_TRANSFER_QUEUES=1 gives them to CPU devices
@@ -342,6 +392,9 @@ clf_convolve2d_new (ClfContext * ctx, ClfError * err)
     {&conv->place_taps, "place_taps"},
     {&conv->scale_spectrum, "scale_spectrum"},
     {&conv->multiply_spectrum, "multiply_spectrum"},
+    {&conv->gather_edges, "gather_edges"},
+    {&conv->multiply_edges, "multiply_edges"},
+    {&conv->add_corner, "add_corner"},
   };
 
   if (!conv) {
@@ -386,7 +439,8 @@ clf_convolve2d_free (ClfConvolve2d * conv)
 {
   cl_kernel *kernels[] = { &conv->unpack, &conv->pack,
     &conv->place_disk, &conv->place_taps, &conv->scale_spectrum,
-    &conv->multiply_spectrum
+    &conv->multiply_spectrum, &conv->gather_edges, &conv->multiply_edges,
+    &conv->add_corner
   };
 
   if (!conv)
@@ -598,11 +652,12 @@ set_separable_kernel (Group * g, const ClfKernel2d * k, ClfError * err)
   return st;
 }
 
-/* kspec = R2C(kernel) / (nx ny). Uses the group's batched plan with the
- * kernel in plane 0 (the other planes hold scratch): no extra plan. */
+/* kspec tables first .. first + n - 1 = R2C(planes 0 .. n - 1 of the
+ * grid) / (nx ny). Uses the group's batched plan (planes past n hold
+ * scratch): no extra plan. */
 static ClfStatus
-compute_kernel_spectrum (ClfConvolve2d * conv, Group * g,
-    const ClfKernel2d * k, ClfError * err)
+transform_tables (ClfConvolve2d * conv, Group * g, unsigned first,
+    unsigned n, ClfError * err)
 {
   cl_uint count = (cl_uint) ((g->nx / 2 + 1) * g->ny);
   cl_float scale = (cl_float) (1.0 / ((double) g->nx * (double) g->ny));
@@ -610,23 +665,119 @@ compute_kernel_spectrum (ClfConvolve2d * conv, Group * g,
   cl_int ret;
   ClfStatus st;
 
-  g->kspec_valid = 0;
-  if (g->separable) {
-    if ((st = set_separable_kernel (g, k, err)) != CLF_OK)
-      return st;
-  } else {
-    if ((st = place_kernel (conv, g, k, err)) != CLF_OK)
-      return st;
-    if ((st = clf_plan_enqueue (g->fwd, g->grid, g->spec, err)) != CLF_OK)
-      return st;
-    SET_ARG (kern, 0, g->spec, "in");
-    SET_ARG (kern, 1, g->kspec, "out");
-    SET_ARG (kern, 2, count, "count");
-    SET_ARG (kern, 3, scale, "scale");
-    if ((st = enqueue_1d (conv, kern, count, 1,
-                "scaling the kernel spectrum", err)) != CLF_OK)
-      return st;
+  if ((st = clf_plan_enqueue (g->fwd, g->grid, g->spec, err)) != CLF_OK)
+    return st;
+  SET_ARG (kern, 0, g->spec, "in");
+  SET_ARG (kern, 1, g->kspec, "out");
+  SET_ARG (kern, 2, count, "count");
+  SET_ARG (kern, 3, scale, "scale");
+  for (cl_uint p = 0; p < n && st == CLF_OK; p++) {
+    cl_uint table = first + p;
+
+    SET_ARG (kern, 4, p, "plane");
+    SET_ARG (kern, 5, table, "table");
+    st = enqueue_1d (conv, kern, count, 1, "scaling the kernel spectrum", err);
   }
+  return st;
+}
+
+/* A 2D kernel's taps in double on the host (disk as place_disk draws it,
+ * or the taps as given); NULL when out of memory */
+static double *
+host_taps (const ClfKernel2d * k, size_t kw, size_t kh)
+{
+  double *taps = malloc (kw * kh * sizeof (double));
+  int64_t r2 = (int64_t) floor (k->radius * k->radius);
+  size_t count = 0;
+
+  if (!taps || k->shape != CLF_KERNEL_DISK) {
+    for (size_t i = 0; taps && i < kw * kh; i++)
+      taps[i] = k->taps[i];
+    return taps;
+  }
+  for (size_t j = 0; j < kh; j++) {
+    int64_t dy = (int64_t) j - (int64_t) (kh / 2);
+    for (size_t i = 0; i < kw; i++) {
+      int64_t dx = (int64_t) i - (int64_t) (kw / 2);
+      int inside = dx * dx + dy * dy <= r2;
+      taps[j * kw + i] = inside;
+      count += inside;
+    }
+  }
+  for (size_t i = 0; i < kw * kh; i++)
+    taps[i] /= (double) count;
+  return taps;
+}
+
+/* The frame alone's kernel and edge table spectra, and its corner table
+ * (clf-convolve2d-edges.h): the tables are made on the host in double,
+ * each uploaded into plane 0 of the grid and transformed there. */
+static ClfStatus
+compute_edge_spectra (ClfConvolve2d * conv, Group * g, const ClfKernel2d * k,
+    ClfError * err)
+{
+  cl_command_queue queue = clf_context_get_queue (conv->ctx);
+  double *taps = host_taps (k, g->kw, g->kh);
+  ClfEdgeSums *sums = taps ? clf_edge_sums_new (taps, g->kw, g->kh, g->cx,
+      g->cy, g->width, g->height, g->nx, g->ny) : NULL;
+  size_t plane_floats = g->nx * g->ny;
+  size_t corner_floats = corner_bytes (g) / sizeof (float);
+  float *plane = sums ? malloc ((plane_floats > corner_floats ?
+          plane_floats : corner_floats) * sizeof (float)) : NULL;
+  ClfStatus st = CLF_OK;
+  cl_int ret = CL_SUCCESS;
+
+  free (taps);
+  if (!plane) {
+    clf_edge_sums_free (sums);
+    return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY,
+        "out of host memory for the edge tables of a %zux%zu kernel on "
+        "a %zux%zu grid", g->kw, g->kh, g->nx, g->ny);
+  }
+  /* as many tables a transform as the grid has planes */
+  for (unsigned t = 0; t < CLF_EDGE_N_TABLES && st == CLF_OK; t++) {
+    unsigned p = t % g->batch;
+
+    clf_edge_sums_fill_table (sums, (ClfEdgeTable) t, plane);
+    /* blocking: the host plane is refilled next */
+    ret = clEnqueueWriteBuffer (queue, g->grid, CL_TRUE,
+        p * plane_floats * sizeof (float), plane_floats * sizeof (float),
+        plane, 0, NULL, NULL);
+    if (ret != CL_SUCCESS)
+      break;
+    if (p + 1 == g->batch || t + 1 == CLF_EDGE_N_TABLES)
+      st = transform_tables (conv, g, t - p, p + 1, err);
+  }
+  if (st == CLF_OK && ret == CL_SUCCESS) {
+    memset (plane, 0, corner_floats * sizeof (float));
+    clf_edge_sums_fill_corners (sums, plane);
+    ret = clEnqueueWriteBuffer (queue, g->corners, CL_TRUE, 0,
+        corner_floats * sizeof (float), plane, 0, NULL, NULL);
+  }
+  if (st == CLF_OK && ret != CL_SUCCESS)
+    st = clf_set_cl_error (err, ret, "clEnqueueWriteBuffer (edge tables)");
+  free (plane);
+  clf_edge_sums_free (sums);
+  return st;
+}
+
+/* The group's kernel spectra: the line passes' for separable kernels,
+ * else kspec (and the frame alone's edge tables). */
+static ClfStatus
+compute_kernel_spectrum (ClfConvolve2d * conv, Group * g,
+    const ClfKernel2d * k, ClfError * err)
+{
+  ClfStatus st;
+
+  g->kspec_valid = 0;
+  if (g->separable)
+    st = set_separable_kernel (g, k, err);
+  else if (g->alone)
+    st = compute_edge_spectra (conv, g, k, err);
+  else if ((st = place_kernel (conv, g, k, err)) == CLF_OK)
+    st = transform_tables (conv, g, 0, 1, err);
+  if (st != CLF_OK)
+    return st;
 
   free (g->ktaps);
   g->ktaps = NULL;
@@ -687,6 +838,35 @@ check_layout (const ClfFrameLayout2d * l, const ClfKernel2d * kernels,
   return CLF_OK;
 }
 
+/* Grid length along an axis of extent samples for the frame alone: the
+ * frame, then zeros as far as the taps reach from a frame sample to
+ * another one (clamped edges add the rest through sums) */
+static size_t
+alone_length (size_t extent, size_t k, size_t c, int even_only)
+{
+  size_t reach = k - 1 - c > c ? k - 1 - c : c;
+
+  if (reach > extent - 1)
+    reach = extent - 1;
+  return clf_convolve2d_padded_length (extent, reach + 1, even_only);
+}
+
+/* A 2D group's grid: the frame alone, or padded with the edge extension
+ * (frame + kernel - 1 samples). R2C rows need an even length. */
+static void
+set_grid_size (Group * g, int alone)
+{
+  g->alone = alone;
+  if (alone) {
+    g->nx = alone_length (g->width, g->kw, g->cx, 1);
+    g->ny = alone_length (g->height, g->kh, g->cy, 0);
+  } else {
+    g->nx = clf_convolve2d_padded_length (g->width, g->kw, 1);
+    g->ny = clf_convolve2d_padded_length (g->height, g->kh, 0);
+  }
+  clf_edge_reach (g->kw, g->kh, g->cx, g->cy, g->width, g->height, &g->reach);
+}
+
 /* Fills groups[] with the geometry of each (size, kernel) set of channels. */
 static unsigned
 make_groups (ClfContext * ctx, const ClfFrameLayout2d * l,
@@ -719,9 +899,16 @@ make_groups (ClfContext * ctx, const ClfFrameLayout2d * l,
         g->can_clamp = clampable_axes (ctx, g);
         set_line_lengths (g, g->can_clamp);
       } else {
-        /* R2C rows need an even length */
-        g->nx = clf_convolve2d_padded_length (g->width, g->kw, 1);
-        g->ny = clf_convolve2d_padded_length (g->height, g->kh, 0);
+        /* the frame alone for clamp, the elements' default edge, where
+         * its grid is the smaller; a frame with mirror or wrap edges
+         * switches the group to the padded frame (switch_grid) */
+        size_t area;
+
+        set_grid_size (g, 1);
+        area = g->nx * g->ny;
+        set_grid_size (g, 0);
+        g->can_alone = area * 5 < g->nx * g->ny * 4;
+        set_grid_size (g, g->can_alone);
       }
     }
     g->channels[g->batch++] = i;
@@ -752,11 +939,11 @@ check_memory (ClfConvolve2d * conv, const Group * groups, unsigned n,
     else if (g->separable)
       total += separable_bytes (conv->ctx, g, &largest);
     else
-      total += group_bytes (g->nx, g->ny, g->batch, &largest);
+      total += group_bytes (g, &largest);
     if (used < sizeof (sizes))
       used += snprintf (sizes + used, sizeof (sizes) - used,
-          "%s%zux%zu frame plane%s with a %zux%zu kernel -> %zux%zu padded "
-          "FFT", i ? "; " : "", g->width, g->height, g->batch > 1 ? "s" : "",
+          "%s%zux%zu frame plane%s with a %zux%zu kernel -> %zux%zu FFT "
+          "grid", i ? "; " : "", g->width, g->height, g->batch > 1 ? "s" : "",
           g->kw, g->kh, g->nx, g->ny);
   }
   if (too_long)
@@ -773,6 +960,12 @@ check_memory (ClfConvolve2d * conv, const Group * groups, unsigned n,
         (unsigned long long) (mem_size >> 20),
         (unsigned long long) (alloc_size >> 20));
   return CLF_OK;
+}
+
+static cl_mem
+alloc_plain (ClfConvolve2d * conv, size_t bytes, ClfError * err)
+{
+  return clf_context_alloc (conv->ctx, CL_MEM_READ_WRITE, bytes, err);
 }
 
 static cl_mem
@@ -821,33 +1014,73 @@ separable_alloc (ClfConvolve2d * conv, Group * g, ClfError * err)
   return CLF_OK;
 }
 
-static ClfStatus
-group_alloc (ClfConvolve2d * conv, Group * g, ClfError * err)
+/* Forward C2C transforms of the frame alone's edge lines, from edges to
+ * espec: the columns (n = ny) or, after them, the rows (n = nx) */
+static ClfPlan *
+edge_plan (ClfConvolve2d * conv, const Group * g, size_t n, size_t offset,
+    ClfError * err)
 {
   ClfPlanDesc desc;
 
-  if (g->separable)
-    return separable_alloc (conv, g, err);
+  clf_plan_desc_init (&desc, CLF_C2C, CLF_FORWARD, n, 0, 2 * g->batch);
+  desc.in.offset = desc.out.offset = offset;
+  return clf_plan_new (conv->ctx, &desc, err);
+}
+
+static ClfStatus
+grid_alloc (ClfConvolve2d * conv, Group * g, ClfError * err)
+{
+  ClfPlanDesc desc;
+  size_t half = (g->nx / 2 + 1) * g->ny * sizeof (cl_float2);
+
   clf_plan_desc_init (&desc, CLF_R2C, CLF_FORWARD, g->nx, g->ny, g->batch);
-  if (!(g->fwd = clf_plan_new (conv->ctx, &desc, err)))
-    return err ? err->code : CLF_ERROR_OPENCL;
+  g->fwd = clf_plan_new (conv->ctx, &desc, err);
   clf_plan_desc_init (&desc, CLF_C2R, CLF_INVERSE, g->nx, g->ny, g->batch);
-  if (!(g->inv = clf_plan_new (conv->ctx, &desc, err)))
-    return err ? err->code : CLF_ERROR_OPENCL;
+  if (g->fwd)
+    g->inv = clf_plan_new (conv->ctx, &desc, err);
+  if (g->inv && g->alone) {
+    g->edge_cols = edge_plan (conv, g, g->ny, 0, err);
+    if (g->edge_cols)
+      g->edge_rows = edge_plan (conv, g, g->nx, 2 * g->batch * g->ny, err);
+  }
+  if (!g->inv || (g->alone && !g->edge_rows))
+    goto failed;
   g->grid = alloc_zeroed (conv, g->batch * g->nx * g->ny * sizeof (cl_float),
       err);
-  g->spec = alloc_zeroed (conv,
-      g->batch * (g->nx / 2 + 1) * g->ny * sizeof (cl_float2), err);
-  g->kspec = alloc_zeroed (conv, (g->nx / 2 + 1) * g->ny * sizeof (cl_float2),
-      err);
-  if (!g->grid || !g->spec || !g->kspec) {
-    release_mem (&g->grid);
-    release_mem (&g->spec);
-    release_mem (&g->kspec);
-    return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+  /* the spectra and the corner table are written whole before they are
+   * read: no fill (a 1080p radius-1000 group's 200 MB of them took
+   * PoCL 0.2 s to clear) */
+  if (g->grid)
+    g->spec = alloc_plain (conv, g->batch * half, err);
+  if (g->spec)
+    g->kspec = alloc_plain (conv, kspec_tables (g) * half, err);
+  if (g->kspec && g->alone) {
+    /* past the frame the edge lines stay zero: gather_edges never
+     * writes there */
+    g->edges = alloc_zeroed (conv, edge_lines_bytes (g), err);
+    if (g->edges)
+      g->espec = alloc_plain (conv, edge_lines_bytes (g), err);
+    if (g->espec)
+      g->corners = alloc_plain (conv, corner_bytes (g), err);
   }
-  conv->device_bytes += group_bytes (g->nx, g->ny, g->batch, NULL);
+  if (!g->kspec || (g->alone && !g->corners))
+    goto failed;
+  conv->device_bytes += group_bytes (g, NULL);
   return CLF_OK;
+
+failed:
+  /* nothing counted yet: grid_clear would subtract it */
+  release_mem (&g->grid);
+  grid_clear (conv, g);
+  return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+}
+
+static ClfStatus
+group_alloc (ClfConvolve2d * conv, Group * g, ClfError * err)
+{
+  if (g->separable)
+    return separable_alloc (conv, g, err);
+  return grid_alloc (conv, g, err);
 }
 
 static void
@@ -868,9 +1101,10 @@ describe (ClfConvolve2d * conv)
       continue;
     }
     used += snprintf (conv->description + used, cap - used,
-        "%s%zu x %zux%zu with %zux%zu kernel: R2C %zux%zu [%s]",
+        "%s%zu x %zux%zu with %zux%zu kernel: R2C %zux%zu of the %s [%s]",
         i ? "; " : "", g->batch, g->width, g->height, g->kw, g->kh, g->nx,
-        g->ny, clf_plan_describe (g->fwd));
+        g->ny, g->alone ? "frame alone" : "padded frame",
+        g->fwd ? clf_plan_describe (g->fwd) : "no plans");
   }
 }
 
@@ -905,10 +1139,15 @@ clf_convolve2d_configure (ClfConvolve2d * conv,
       Group *old = &conv->groups[j];
       if (old->separable ? old->rows && fresh[i].separable &&
           old->width == fresh[i].width && old->height == fresh[i].height &&
-          old->clamped == fresh[i].clamped :
-          old->fwd && !fresh[i].separable) {
+          old->clamped == fresh[i].clamped : old->fwd && !fresh[i].separable) {
         if (old->nx != fresh[i].nx || old->ny != fresh[i].ny ||
-            old->batch != fresh[i].batch)
+            old->batch != fresh[i].batch || old->alone != fresh[i].alone)
+          continue;
+        /* the frame alone's tables and corner buffer fit one frame size
+         * and kernel extent */
+        if (old->alone && (old->width != fresh[i].width ||
+                old->height != fresh[i].height || old->kw != fresh[i].kw ||
+                old->kh != fresh[i].kh))
           continue;
         fresh[i].rows = old->rows;
         fresh[i].cols = old->cols;
@@ -919,6 +1158,11 @@ clf_convolve2d_configure (ClfConvolve2d * conv,
         fresh[i].grid = old->grid;
         fresh[i].spec = old->spec;
         fresh[i].kspec = old->kspec;
+        fresh[i].edge_cols = old->edge_cols;
+        fresh[i].edge_rows = old->edge_rows;
+        fresh[i].edges = old->edges;
+        fresh[i].espec = old->espec;
+        fresh[i].corners = old->corners;
         fresh[i].kspec_valid = old->kspec_valid &&
             old->kw == fresh[i].kw && old->kh == fresh[i].kh;
         fresh[i].kshape = old->kshape;
@@ -987,8 +1231,10 @@ enqueue_channel (ClfConvolve2d * conv, const Work * w, const Group * g,
   cl_int width = (cl_int) ch->width, h = (cl_int) ch->height;
   cl_int bits16 = ch->bits == 16;
   cl_int nx = (cl_int) g->nx, ny = (cl_int) g->ny;
-  cl_int left = (cl_int) (g->kw - 1 - g->cx), top = (cl_int) (g->kh - 1 -
-      g->cy);
+  cl_int left = g->alone ? 0 : (cl_int) (g->kw - 1 - g->cx);
+  cl_int top = g->alone ? 0 : (cl_int) (g->kh - 1 - g->cy);
+  /* the frame alone: zeros after it, clamped edges come as sums */
+  cl_int unpack_edge = g->alone ? CLF_EDGE_ZERO : edge;
   cl_uint index = b;
   cl_int ret;
   cl_uint a = 0;
@@ -1007,7 +1253,7 @@ enqueue_channel (ClfConvolve2d * conv, const Work * w, const Group * g,
   SET_ARG (k, a++, left, "left");
   SET_ARG (k, a++, top, "top");
   if (unpack) {
-    SET_ARG (k, a++, edge, "edge");
+    SET_ARG (k, a++, unpack_edge, "edge");
     if (unpack_exact (conv->ctx))
       return enqueue_exact (conv, k, g->nx, g->ny, "unpacking a channel", err);
     return enqueue_2d (conv, k, g->nx, g->ny, "unpacking a channel", err);
@@ -1061,7 +1307,8 @@ enqueue_separable (ClfConvolve2d * conv, const Work * w, Group * g,
   cl_int8 geo;
   ClfStatus st;
 
-  if (clamped != g->clamped &&
+  /* (no passes: an earlier switch failed) */
+  if ((clamped != g->clamped || !g->rows) &&
       (st = switch_lines (conv, g, clamped, err)) != CLF_OK)
     return st;
 
@@ -1128,42 +1375,179 @@ fill_work (ClfConvolve2d * conv, const ClfFrame2d * src, const Work * w,
   return CLF_OK;
 }
 
+/* Rebuilds a 2D group for the frame alone or the padded frame, when a
+ * frame's edge mode needs the other */
+static ClfStatus
+switch_grid (ClfConvolve2d * conv, Group * g, int alone, ClfError * err)
+{
+  /* the kernel's own taps outlive the rebuild: compute_kernel_spectrum
+   * takes a copy of them */
+  float *taps = g->ktaps;
+  ClfKernel2d k = { g->kshape, g->kradius, taps, g->ktaps_w, g->ktaps_h };
+  ClfStatus st;
+
+  g->ktaps = NULL;
+  grid_clear (conv, g);
+  set_grid_size (g, alone);
+  if ((st = grid_alloc (conv, g, err)) == CLF_OK)
+    st = compute_kernel_spectrum (conv, g, &k, err);
+  free (taps);
+  describe (conv);
+  return st;
+}
+
+/* The frame alone's edge lines and their spectra, and the multiply with
+ * the edge tables (clamped edges) */
+static ClfStatus
+enqueue_edge_multiply (ClfConvolve2d * conv, Group * g, ClfError * err)
+{
+  cl_kernel k = conv->gather_edges;
+  cl_int nx = (cl_int) g->nx, ny = (cl_int) g->ny;
+  cl_int width = (cl_int) g->width, height = (cl_int) g->height;
+  cl_uint batch = (cl_uint) g->batch, bins_x = (cl_uint) (g->nx / 2 + 1);
+  cl_uint unx = (cl_uint) g->nx, uny = (cl_uint) g->ny;
+  size_t global[3] = { 0, g->ny, g->batch }, local[3] = { 0, 1, g->batch };
+  size_t lx = 64;
+  cl_int ret;
+  ClfStatus st;
+
+  SET_ARG (k, 0, g->grid, "grid");
+  SET_ARG (k, 1, nx, "nx");
+  SET_ARG (k, 2, ny, "ny");
+  SET_ARG (k, 3, width, "width");
+  SET_ARG (k, 4, height, "height");
+  SET_ARG (k, 5, batch, "batch");
+  SET_ARG (k, 6, g->edges, "edges");
+  st = enqueue_1d (conv, k, g->width > g->height ? g->width : g->height,
+      g->batch, "gathering the edge lines", err);
+  if (st == CLF_OK)
+    st = clf_plan_enqueue (g->edge_cols, g->edges, g->espec, err);
+  if (st == CLF_OK)
+    st = clf_plan_enqueue (g->edge_rows, g->edges, g->espec, err);
+  if (st != CLF_OK)
+    return st;
+  k = conv->multiply_edges;
+  SET_ARG (k, 0, g->spec, "spec");
+  SET_ARG (k, 1, g->kspec, "kspec");
+  SET_ARG (k, 2, bins_x, "bins_x");
+  SET_ARG (k, 3, unx, "nx");
+  SET_ARG (k, 4, uny, "ny");
+  SET_ARG (k, 5, batch, "batch");
+  SET_ARG (k, 6, g->espec, "espec");
+  /* four bins a work-item; a work-group holds its bins in every channel */
+  while (lx > 1 && lx * g->batch > clf_context_max_work_group (conv->ctx))
+    lx /= 2;
+  global[0] = (bins_x + 3) / 4;
+  global[0] = (global[0] + lx - 1) / lx * lx;
+  local[0] = lx;
+  ret = clEnqueueNDRangeKernel (clf_context_get_queue (conv->ctx), k, 3,
+      NULL, global, local, 0, NULL, NULL);
+  if (ret != CL_SUCCESS)
+    return clf_set_cl_error (err, ret,
+        "multiplying by the kernel and edge spectra");
+  return CLF_OK;
+}
+
+/* The frame alone's corners with clamped edges, added to the result in
+ * the grid (clf-convolve2d-edges.h lays out the corner table) */
+static ClfStatus
+enqueue_corners (ClfConvolve2d * conv, Group * g, ClfError * err)
+{
+  const ClfEdgeReach *r = &g->reach;
+  cl_kernel k = conv->add_corner;
+  cl_int nx = (cl_int) g->nx, ny = (cl_int) g->ny;
+  cl_uint batch = (cl_uint) g->batch;
+  cl_int span = (cl_int) (r->left + r->right);
+  cl_int w = (cl_int) g->width, h = (cl_int) g->height;
+  cl_int ret;
+  ClfStatus st = CLF_OK;
+
+  SET_ARG (k, 0, g->grid, "grid");
+  SET_ARG (k, 1, nx, "nx");
+  SET_ARG (k, 2, ny, "ny");
+  SET_ARG (k, 3, batch, "batch");
+  SET_ARG (k, 4, g->corners, "corners");
+  SET_ARG (k, 5, span, "span");
+  SET_ARG (k, 8, g->edges, "edges");
+  for (cl_int bottom = 0; bottom < 2 && st == CLF_OK; bottom++) {
+    for (cl_int right = 0; right < 2 && st == CLF_OK; right++) {
+      cl_int columns = (cl_int) (right ? r->right : r->left);
+      cl_int rows = (cl_int) (bottom ? r->bottom : r->top);
+      cl_int4 block = { {right ? (cl_int) r->left : 0,
+              bottom ? (cl_int) r->top : 0, right ? w - columns : 0,
+          bottom ? h - rows : 0}
+      };
+      cl_int sample_row = bottom ? h - 1 : 0;
+
+      if (!columns || !rows)
+        continue;
+      SET_ARG (k, 6, block, "block");
+      SET_ARG (k, 7, columns, "columns");
+      SET_ARG (k, 9, right, "right");
+      SET_ARG (k, 10, sample_row, "sample_row");
+      st = clf_context_launch (conv->ctx, k, (size_t) columns,
+          (size_t) rows, 64, 1, "adding the corners", err);
+    }
+  }
+  return st;
+}
+
+/* A non-separable group: each channel into the grid, R2C, times the
+ * kernel spectrum (and the edge terms), C2R, each channel back */
+static ClfStatus
+enqueue_grid (ClfConvolve2d * conv, const Work * w, Group * g, cl_int edge,
+    ClfError * err)
+{
+  int alone = (edge == CLF_EDGE_CLAMP || edge == CLF_EDGE_ZERO) && g->can_alone;
+  cl_kernel k = conv->multiply_spectrum;
+  cl_uint count;
+  cl_int ret;
+  ClfStatus st;
+
+  /* (no plans: an earlier switch failed) */
+  if ((alone != g->alone || !g->fwd) &&
+      (st = switch_grid (conv, g, alone, err)) != CLF_OK)
+    return st;
+  count = (cl_uint) ((g->nx / 2 + 1) * g->ny);
+  for (unsigned b = 0; b < g->batch; b++)
+    if ((st = enqueue_channel (conv, w, g, b, 1, edge, err)) != CLF_OK)
+      return st;
+  /* out of place: the edge lines are gathered from the grid after it */
+  st = clf_plan_enqueue (g->fwd, g->grid, g->spec, err);
+  if (st == CLF_OK && alone && edge == CLF_EDGE_CLAMP) {
+    st = enqueue_edge_multiply (conv, g, err);
+  } else if (st == CLF_OK) {
+    SET_ARG (k, 0, g->spec, "spec");
+    SET_ARG (k, 1, g->kspec, "kspec");
+    SET_ARG (k, 2, count, "count");
+    st = enqueue_1d (conv, k, count, g->batch,
+        "multiplying by the kernel spectrum", err);
+  }
+  if (st == CLF_OK)
+    st = clf_plan_enqueue (g->inv, g->spec, g->grid, err);
+  if (st == CLF_OK && alone && edge == CLF_EDGE_CLAMP)
+    st = enqueue_corners (conv, g, err);
+  for (unsigned b = 0; b < g->batch && st == CLF_OK; b++)
+    st = enqueue_channel (conv, w, g, b, 0, edge, err);
+  return st;
+}
+
 /* Queues the convolution of every channel group of the working planes. */
 static ClfStatus
 enqueue_groups (ClfConvolve2d * conv, const Work * w, cl_int edge,
     ClfError * err)
 {
-  cl_kernel k = conv->multiply_spectrum;
-  cl_int ret;
-  ClfStatus st;
+  ClfStatus st = CLF_OK;
 
-  for (unsigned i = 0; i < conv->n_groups; i++) {
+  for (unsigned i = 0; i < conv->n_groups && st == CLF_OK; i++) {
     Group *g = &conv->groups[i];
-    cl_uint count = (cl_uint) ((g->nx / 2 + 1) * g->ny);
 
-    if (g->separable) {
-      if ((st = enqueue_separable (conv, w, g, edge, err)) != CLF_OK)
-        return st;
-      continue;
-    }
-    for (unsigned b = 0; b < g->batch; b++)
-      if ((st = enqueue_channel (conv, w, g, b, 1, edge, err)) != CLF_OK)
-        return st;
-    if ((st = clf_plan_enqueue (g->fwd, g->grid, g->spec, err)) != CLF_OK)
-      return st;
-    SET_ARG (k, 0, g->spec, "spec");
-    SET_ARG (k, 1, g->kspec, "kspec");
-    SET_ARG (k, 2, count, "count");
-    if ((st = enqueue_1d (conv, k, count, g->batch,
-                "multiplying by the kernel spectrum", err)) != CLF_OK)
-      return st;
-    if ((st = clf_plan_enqueue (g->inv, g->spec, g->grid, err)) != CLF_OK)
-      return st;
-    for (unsigned b = 0; b < g->batch; b++)
-      if ((st = enqueue_channel (conv, w, g, b, 0, edge, err)) != CLF_OK)
-        return st;
+    if (g->separable)
+      st = enqueue_separable (conv, w, g, edge, err);
+    else
+      st = enqueue_grid (conv, w, g, edge, err);
   }
-  return CLF_OK;
+  return st;
 }
 
 /* Queues one frame; *done receives an event that completes once dst
@@ -1267,8 +1651,7 @@ check_frame (ClfConvolve2d * conv, const ClfFrame2d * f, const char *what,
 
 ClfStatus
 clf_convolve2d_submit_frame (ClfConvolve2d * conv, const ClfFrame2d * src,
-    const ClfFrame2d * dst, ClfEdgeMode edge, cl_event * done,
-    ClfError * err)
+    const ClfFrame2d * dst, ClfEdgeMode edge, cl_event * done, ClfError * err)
 {
   ClfStatus st;
 

@@ -449,34 +449,40 @@ GST_START_TEST (test_shapes_and_edges)
 
 GST_END_TEST;
 
-/* One element, the edge mode changed between frames: separable groups
- * switch between lines of the frame alone (clamp, zero) and lines padded
- * with the extension (mirror, wrap), each frame against the reference. */
-/* One RGBA frame of w x h through one element, gaussian of the radius,
+/* One RGBA frame of w x h through one element, the shape of the radius,
  * once per edge mode of edges in turn, each against the reference. */
 static void
-run_edge_sequence (gint w, gint h, gfloat radius, const gint * edges,
-    guint n_edges, guint seed)
+run_edge_sequence (gint shape, gint w, gint h, gfloat radius,
+    const gint * edges, guint n_edges, guint seed)
 {
   GstVideoInfo info;
   GstHarness *hn = harness_for (GST_VIDEO_FORMAT_RGBA, w, h, &info);
   GstBuffer *in = make_frame (&info, FILL_RANDOM, seed, w / 2, h / 2);
 
   g_object_set (hn->element, "radius", radius, NULL);
+  gst_util_set_object_arg (G_OBJECT (hn->element), "kernel-shape",
+      shape_names[shape]);
   for (guint i = 0; i < n_edges; i++)
-    push_and_check_shape (hn, &info, in, SHAPE_GAUSSIAN, radius, edges[i],
+    push_and_check_shape (hn, &info, in, shape, radius, edges[i],
         edge_names[edges[i]]);
   gst_buffer_unref (in);
   gst_harness_teardown (hn);
 }
 
+/* One element, the edge mode changed between frames: separable groups
+ * switch between lines of the frame alone (clamp, zero) and lines padded
+ * with the extension (mirror, wrap), 2D groups (disk) likewise between
+ * the frame alone and the padded frame, each frame against the
+ * reference. */
 GST_START_TEST (test_edge_switch)
 {
   static const gint edges[] = { EDGE_CLAMP, EDGE_MIRROR, EDGE_ZERO,
     EDGE_WRAP, EDGE_CLAMP
   };
 
-  run_edge_sequence (40, 30, 9.0f, edges, G_N_ELEMENTS (edges), 77);
+  run_edge_sequence (SHAPE_GAUSSIAN, 40, 30, 9.0f, edges,
+      G_N_ELEMENTS (edges), 77);
+  run_edge_sequence (SHAPE_DISK, 40, 30, 9.0f, edges, G_N_ELEMENTS (edges), 78);
 }
 
 GST_END_TEST;
@@ -564,7 +570,8 @@ GST_START_TEST (test_frame_alone_lines)
           FILL_RANDOM, 340 + 4 * i + edge);
   /* one element switching edges: the rows between frame-alone and padded
    * lines, the columns padded throughout */
-  run_edge_sequence (40, 12, 14.0f, edges, G_N_ELEMENTS (edges), 360);
+  run_edge_sequence (SHAPE_GAUSSIAN, 40, 12, 14.0f, edges,
+      G_N_ELEMENTS (edges), 360);
   clf_debug_force_fused_lines (0);
 }
 
@@ -739,6 +746,58 @@ GST_START_TEST (test_custom_kernel)
   push_and_check (h, &info, in, k, EDGE_CLAMP, "kernel from string");
   ref_kernel_free (&k[0]);
 
+  gst_buffer_unref (in);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Disk and custom kernels with clamp and zero edges transform the frame
+ * alone, clamped edges added through sums (clf-convolve2d-edges.h): taps
+ * that reach past the whole frame (every sample within reach of every
+ * edge, the corners overlapping), 16 bits, subsampled chroma, one to four
+ * channels, and custom kernels off centre (even sizes), one larger than
+ * the frame (6x3 keeps the padded frame, whose grid is not a fifth
+ * larger). */
+GST_START_TEST (test_frame_alone_grid)
+{
+  static const gint edges[] = { EDGE_CLAMP, EDGE_ZERO };
+  static const struct
+  {
+    gint kw, kh;
+  } customs[] = { {6, 3}, {20, 12}, {50, 31} };
+  GstVideoInfo info;
+  GstHarness *h = harness_for (GST_VIDEO_FORMAT_RGBA, 33, 21, &info);
+  GstBuffer *in = make_frame (&info, FILL_RANDOM, 401, 0, 0);
+  GRand *rand = g_rand_new_with_seed (402);
+
+  for (guint e = 0; e < G_N_ELEMENTS (edges); e++) {
+    run_shape (GST_VIDEO_FORMAT_GRAY8, 64, 48, SHAPE_DISK, 100.0f, edges[e],
+        FILL_RANDOM, 410 + e);
+    run_shape (GST_VIDEO_FORMAT_GRAY16_LE, 37, 29, SHAPE_DISK, 20.5f,
+        edges[e], FILL_RANDOM, 412 + e);
+    run_shape (GST_VIDEO_FORMAT_I420, 40, 30, SHAPE_DISK, 12.0f, edges[e],
+        FILL_RANDOM, 414 + e);
+    /* three planes: the five tables transformed three and two at once */
+    run_shape (GST_VIDEO_FORMAT_RGB, 35, 27, SHAPE_DISK, 15.0f, edges[e],
+        FILL_RANDOM, 416 + e);
+  }
+  for (guint c = 0; c < G_N_ELEMENTS (customs); c++) {
+    gint n = customs[c].kw * customs[c].kh;
+    /* small integers: exact as the property's floats */
+    gdouble *taps = g_new (gdouble, n);
+    RefKernel k[2];
+
+    for (gint i = 0; i < n; i++)
+      taps[i] = g_rand_int_range (rand, 1, 10);
+    set_kernel (h->element, taps, n, customs[c].kw);
+    k[0] = k[1] = ref_taps_kernel (taps, customs[c].kw, customs[c].kh, TRUE);
+    for (guint e = 0; e < G_N_ELEMENTS (edges); e++)
+      push_and_check (h, &info, in, k, edges[e], "custom taps");
+    ref_kernel_free (&k[0]);
+    g_free (taps);
+  }
+  g_rand_free (rand);
   gst_buffer_unref (in);
   gst_harness_teardown (h);
 }
@@ -1502,6 +1561,7 @@ clfftconvolve_video_suite (void)
   tcase_add_test (tc, test_tiny_frames);
   tcase_add_test (tc, test_impulse);
   tcase_add_test (tc, test_custom_kernel);
+  tcase_add_test (tc, test_frame_alone_grid);
   tcase_add_test (tc, test_kernel_files);
   tcase_add_test (tc, test_kernel_file_errors);
   tcase_add_test (tc, test_kernel_errors);

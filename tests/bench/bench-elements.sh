@@ -4,7 +4,8 @@
 # usage: bench-elements.sh BUILD_DIR [--quick]
 # CLFFT_DEVICE picks the device (default: first GPU, else PoCL); ONLY=video
 # or ONLY=audio runs those rows alone; SIZES picks the video sizes
-# (default "1920x1080 3840x2160"); ROUNDS=N runs the spectrum against
+# (default "1920x1080 3840x2160"), SHAPES the blur kernels (default
+# gaussian; e.g. "gaussian disk"); ROUNDS=N runs the spectrum against
 # clfftspectrum rows N times, alternating, and prints each round's ratio
 # and their median (the CPU's speed drifts between minutes; take N odd).
 set -u
@@ -87,13 +88,18 @@ only=${ONLY:-all}
   # frames come back to system memory: fakesink alone would take them in
   # device memory (memory:CLFFTBuffer) and the download would not be timed
   sink="video/x-raw ! fakesink"
-  for r in 4 60 1000; do
-    row "clfftconvolve $size RGBA radius=$r" "$frames" frames "$frames" "$src" "clfftconvolve radius=$r ! $sink"
-  done
-  # frame-overlap: each frame's upload and download beside the previous
-  # frame's convolution (one frame of latency)
-  for r in 4 60 1000; do
-    row "clfftconvolve $size RGBA radius=$r frame-overlap" "$frames" frames "$frames" "$src" "clfftconvolve radius=$r frame-overlap=true ! $sink"
+  for shape in ${SHAPES:-gaussian}; do
+    # rows of the default shape keep their names of earlier sessions
+    tag=; [ "$shape" != gaussian ] && tag=" $shape"
+    conv="clfftconvolve kernel-shape=$shape"
+    for r in 4 60 1000; do
+      row "clfftconvolve $size RGBA$tag radius=$r" "$frames" frames "$frames" "$src" "$conv radius=$r ! $sink"
+    done
+    # frame-overlap: each frame's upload and download beside the previous
+    # frame's convolution (one frame of latency)
+    for r in 4 60 1000; do
+      row "clfftconvolve $size RGBA$tag radius=$r frame-overlap" "$frames" frames "$frames" "$src" "$conv radius=$r frame-overlap=true ! $sink"
+    done
   done
 done
 

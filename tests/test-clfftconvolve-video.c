@@ -630,6 +630,8 @@ GST_START_TEST (test_tiny_frames)
         FILL_RANDOM, 70 + edge);
     run_shape (GST_VIDEO_FORMAT_GRAY8, 9, 1, SHAPE_DISK, 4.0f, edge,
         FILL_RANDOM, 80 + edge);
+    run_shape (GST_VIDEO_FORMAT_GRAY8, 1, 1, SHAPE_DISK, 6.0f, edge,
+        FILL_RANDOM, 84 + edge);
     run_shape (GST_VIDEO_FORMAT_I420, 1, 1, SHAPE_BOX, 3.0f, edge,
         FILL_RANDOM, 90 + edge);
   }

@@ -1114,6 +1114,7 @@ ensure_video_configured (GstClfftConvolve * self)
 
   self->conv2d_ready = FALSE;
   sub = video_layout (&self->vinfo, &layout);
+  layout.edge = (ClfEdgeMode) self->edge_mode;
   if (ks.location || ks.taps->len > 0) {
     taps = custom_kernel (self, &ks, &tw, &th);
     if (!taps)

@@ -681,31 +681,93 @@ transform_tables (ClfConvolve2d * conv, Group * g, unsigned first,
   return st;
 }
 
-/* A 2D kernel's taps in double on the host (disk as place_disk draws it,
- * or the taps as given); NULL when out of memory */
-static double *
-host_taps (const ClfKernel2d * k, size_t kw, size_t kh)
+/* A kernel's size and centre, as clf_kernel2d_extent gives them */
+typedef struct
 {
-  double *taps = malloc (kw * kh * sizeof (double));
-  int64_t r2 = (int64_t) floor (k->radius * k->radius);
-  size_t count = 0;
+  size_t kw, kh, cx, cy;
+} TapsShape;
 
-  if (!taps || k->shape != CLF_KERNEL_DISK) {
-    for (size_t i = 0; taps && i < kw * kh; i++)
-      taps[i] = k->taps[i];
-    return taps;
+static size_t
+min_size (size_t a, size_t b)
+{
+  return a < b ? a : b;
+}
+
+/* Offset d of a tap, folded into [-before, after] */
+static size_t
+fold_index (int64_t d, size_t before, size_t after)
+{
+  if (d < -(int64_t) before)
+    d = -(int64_t) before;
+  if (d > (int64_t) after)
+    d = (int64_t) after;
+  return (size_t) (d + (int64_t) before);
+}
+
+/* Adds v to a folded row at each offset lo .. hi */
+static void
+add_run (double *row, int64_t lo, int64_t hi, size_t before, size_t after,
+    double v)
+{
+  int64_t first = -(int64_t) before, last = (int64_t) after;
+
+  if (lo > hi)
+    return;
+  if (lo <= first) {
+    row[0] += v * (double) ((hi < first ? hi : first) - lo + 1);
+    lo = first + 1;
   }
-  for (size_t j = 0; j < kh; j++) {
-    int64_t dy = (int64_t) j - (int64_t) (kh / 2);
-    for (size_t i = 0; i < kw; i++) {
-      int64_t dx = (int64_t) i - (int64_t) (kw / 2);
-      int inside = dx * dx + dy * dy <= r2;
-      taps[j * kw + i] = inside;
-      count += inside;
+  if (hi >= last && hi >= lo) {
+    row[before + after] += v * (double) (hi - (lo > last ? lo : last) + 1);
+    hi = last - 1;
+  }
+  for (int64_t d = lo; d <= hi; d++)
+    row[d + (int64_t) before] += v;
+}
+
+/* A 2D kernel's taps in double on the host (disk as place_disk draws it,
+ * or the taps as given), folded for the group's frame: taps more than
+ * w + 1 columns or h + 1 rows from the centre add into the outermost
+ * column or row kept. The frame alone's tables sum taps over ranges that
+ * end within w (h) of the centre or run on past the kernel's end, so the
+ * folded kernel gives the same sums, and a disk of radius 100000 over a
+ * 64x48 frame takes 131 x 99 values, not 200001 x 200001. Sets the folded
+ * shape; NULL when out of memory. */
+static double *
+folded_taps (const ClfKernel2d * k, const Group * g, TapsShape * f)
+{
+  size_t left = min_size (g->cx, g->width + 1);
+  size_t right = min_size (g->kw - 1 - g->cx, g->width + 1);
+  size_t up = min_size (g->cy, g->height + 1);
+  size_t down = min_size (g->kh - 1 - g->cy, g->height + 1);
+  double *taps, count = 0.0;
+  int64_t r2 = (int64_t) floor (k->radius * k->radius);
+
+  f->kw = left + right + 1;
+  f->kh = up + down + 1;
+  f->cx = left;
+  f->cy = up;
+  if (!(taps = calloc (f->kw * f->kh, sizeof (double))))
+    return NULL;
+  for (size_t j = 0; j < g->kh; j++) {
+    int64_t dy = (int64_t) j - (int64_t) g->cy;
+    double *row = taps + fold_index (dy, up, down) * f->kw;
+
+    if (k->shape != CLF_KERNEL_DISK) {
+      for (size_t i = 0; i < g->kw; i++)
+        add_run (row, (int64_t) i - (int64_t) g->cx,
+            (int64_t) i - (int64_t) g->cx, left, right,
+            k->taps[j * g->kw + i]);
+    } else if (r2 - dy * dy >= 0) {
+      /* the disk's row: |dx| <= m, within the kernel's c */
+      int64_t m = isqrt64 (r2 - dy * dy);
+
+      add_run (row, -m, m, left, right, 1.0);
+      count += (double) (2 * m + 1);
     }
   }
-  for (size_t i = 0; i < kw * kh; i++)
-    taps[i] /= (double) count;
+  for (size_t i = 0; k->shape == CLF_KERNEL_DISK && i < f->kw * f->kh; i++)
+    taps[i] /= count;
   return taps;
 }
 
@@ -717,9 +779,10 @@ compute_edge_spectra (ClfConvolve2d * conv, Group * g, const ClfKernel2d * k,
     ClfError * err)
 {
   cl_command_queue queue = clf_context_get_queue (conv->ctx);
-  double *taps = host_taps (k, g->kw, g->kh);
-  ClfEdgeSums *sums = taps ? clf_edge_sums_new (taps, g->kw, g->kh, g->cx,
-      g->cy, g->width, g->height, g->nx, g->ny) : NULL;
+  TapsShape f;
+  double *taps = folded_taps (k, g, &f);
+  ClfEdgeSums *sums = taps ? clf_edge_sums_new (taps, f.kw, f.kh, f.cx,
+      f.cy, g->width, g->height, g->nx, g->ny) : NULL;
   size_t plane_floats = g->nx * g->ny;
   size_t corner_floats = corner_bytes (g) / sizeof (float);
   float *plane = sums ? malloc ((plane_floats > corner_floats ?
@@ -806,6 +869,8 @@ check_layout (const ClfFrameLayout2d * l, const ClfKernel2d * kernels,
     return clf_set_error (err, CLF_ERROR_INVALID_ARG,
         "frame layout with %u planes and %u channels", l->n_planes,
         l->n_channels);
+  if (l->edge < CLF_EDGE_CLAMP || l->edge > CLF_EDGE_ZERO)
+    return clf_set_error (err, CLF_ERROR_INVALID_ARG, "edge mode %d", l->edge);
   for (unsigned i = 0; i < l->n_channels; i++) {
     const ClfChannel2d *ch = &l->channels[i];
     size_t bytes = ch->bits == 16 ? 2 : 1;
@@ -873,6 +938,7 @@ make_groups (ClfContext * ctx, const ClfFrameLayout2d * l,
     const ClfKernel2d * kernels, Group * groups)
 {
   unsigned n = 0;
+  int frame_alone = l->edge == CLF_EDGE_CLAMP || l->edge == CLF_EDGE_ZERO;
 
   for (unsigned i = 0; i < l->n_channels; i++) {
     const ClfChannel2d *ch = &l->channels[i];
@@ -893,22 +959,22 @@ make_groups (ClfContext * ctx, const ClfFrameLayout2d * l,
       g->separable = kernels[ch->kernel].shape == CLF_KERNEL_GAUSSIAN ||
           kernels[ch->kernel].shape == CLF_KERNEL_BOX;
       if (g->separable) {
-        /* lines of the frame alone for clamp, the elements' default edge,
-         * on the axes that take them; a frame with mirror or wrap edges
-         * switches the group to padded lines (switch_lines) */
+        /* lines of the frame alone for clamp and zero edges on the axes
+         * that take them; a frame with mirror or wrap edges switches the
+         * group to padded lines (switch_lines), and back */
         g->can_clamp = clampable_axes (ctx, g);
-        set_line_lengths (g, g->can_clamp);
+        set_line_lengths (g, frame_alone ? g->can_clamp : 0);
       } else {
-        /* the frame alone for clamp, the elements' default edge, where
-         * its grid is the smaller; a frame with mirror or wrap edges
-         * switches the group to the padded frame (switch_grid) */
+        /* the frame alone for clamp and zero edges where its grid is a
+         * fifth smaller or more; a frame with mirror or wrap edges
+         * switches the group to the padded frame (switch_grid), and back */
         size_t area;
 
         set_grid_size (g, 1);
         area = g->nx * g->ny;
         set_grid_size (g, 0);
         g->can_alone = area * 5 < g->nx * g->ny * 4;
-        set_grid_size (g, g->can_alone);
+        set_grid_size (g, frame_alone && g->can_alone);
       }
     }
     g->channels[g->batch++] = i;
@@ -1271,7 +1337,8 @@ switch_lines (ClfConvolve2d * conv, Group * g, unsigned clamped, ClfError * err)
 
   separable_clear (conv, g);
   set_line_lengths (g, clamped);
-  if ((st = separable_alloc (conv, g, err)) != CLF_OK)
+  if ((st = check_memory (conv, g, 1, conv->raw_bytes, err)) != CLF_OK ||
+      (st = separable_alloc (conv, g, err)) != CLF_OK)
     return st;
   describe (conv);
   return set_separable_kernel (g, &k, err);
@@ -1389,7 +1456,10 @@ switch_grid (ClfConvolve2d * conv, Group * g, int alone, ClfError * err)
   g->ktaps = NULL;
   grid_clear (conv, g);
   set_grid_size (g, alone);
-  if ((st = grid_alloc (conv, g, err)) == CLF_OK)
+  /* the padded frame of a wide kernel may not fit where the frame alone
+   * did (the group's own bytes and the frame's are checked) */
+  st = check_memory (conv, g, 1, conv->raw_bytes, err);
+  if (st == CLF_OK && (st = grid_alloc (conv, g, err)) == CLF_OK)
     st = compute_kernel_spectrum (conv, g, &k, err);
   free (taps);
   describe (conv);

@@ -74,6 +74,9 @@ typedef struct
   size_t rows[CLF_CONVOLVE2D_MAX_PLANES];
   unsigned n_channels;
   ClfChannel2d channels[CLF_CONVOLVE2D_MAX_CHANNELS];
+  /* the edge mode frames will use: groups are set up for it, and switch
+   * when a frame asks for another (0, clamp, where unset) */
+  ClfEdgeMode edge;
 } ClfFrameLayout2d;
 
 /* Separable kernels (gaussian, box) convolve rows, then columns: each line

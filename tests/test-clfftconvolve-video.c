@@ -1166,9 +1166,11 @@ GST_START_TEST (test_too_large)
   GstHarness *h = harness_for (GST_VIDEO_FORMAT_RGBA, 64, 48, &info);
   GError *error;
 
-  /* a disk is not separable: its 2D grid at the largest radius does not
-   * fit (a gaussian that wide runs as 1D lines, which do) */
+  /* a disk is not separable: its padded 2D grid at the largest radius
+   * (mirror edges) does not fit (a gaussian that wide runs as 1D lines,
+   * which do) */
   gst_util_set_object_arg (G_OBJECT (h->element), "kernel-shape", "disk");
+  gst_util_set_object_arg (G_OBJECT (h->element), "edge-mode", "mirror");
   g_object_set (h->element, "radius", 100000.0f, NULL);
   error = push_expect_error (h, &info);
   fail_unless (g_error_matches (error, GST_RESOURCE_ERROR,
@@ -1178,6 +1180,38 @@ GST_START_TEST (test_too_large)
       error->message);
   g_error_free (error);
   gst_harness_teardown (h);
+
+  /* With clamp edges the same disk runs on the frame alone. So wide a
+   * disk weighs each corner's quadrant about equally: the taps that meet
+   * the frame or an edge strip, at most (64 + 48) x 200001 of its 3.1e10,
+   * move a result by less than 4 x 7.2e-4 x 255 = 0.8 code values from
+   * the four corner samples' mean. */
+  {
+    GstBuffer *in, *out;
+    GstVideoFrame fi, fo;
+    gdouble mean;
+
+    h = harness_for (GST_VIDEO_FORMAT_GRAY8, 64, 48, &info);
+    gst_util_set_object_arg (G_OBJECT (h->element), "kernel-shape", "disk");
+    g_object_set (h->element, "radius", 100000.0f, NULL);
+    in = make_frame (&info, FILL_RANDOM, 5, 0, 0);
+    out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+    fail_unless (out != NULL);
+    fail_unless (gst_video_frame_map (&fi, &info, in, GST_MAP_READ));
+    fail_unless (gst_video_frame_map (&fo, &info, out, GST_MAP_READ));
+    mean = (comp_get (&fi, 0, 0, 0) + comp_get (&fi, 0, 63, 0) +
+        comp_get (&fi, 0, 0, 47) + comp_get (&fi, 0, 63, 47)) / 4.0;
+    for (gint y = 0; y < 48; y++)
+      for (gint x = 0; x < 64; x++)
+        fail_unless (fabs (comp_get (&fo, 0, x, y) - mean) <= 1.3,
+            "(%d,%d): %u, the corners' mean %.2f", x, y,
+            comp_get (&fo, 0, x, y), mean);
+    gst_video_frame_unmap (&fi);
+    gst_video_frame_unmap (&fo);
+    gst_buffer_unref (in);
+    gst_buffer_unref (out);
+    gst_harness_teardown (h);
+  }
 
   /* a device allocation that fails (test hook) also names the frame */
   h = harness_for (GST_VIDEO_FORMAT_RGBA, 64, 48, &info);

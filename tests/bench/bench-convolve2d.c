@@ -110,6 +110,7 @@ main (int argc, char **argv)
   layout.row_bytes[0] = row_bytes;
   layout.rows[0] = height;
   layout.n_channels = 4;
+  layout.edge = (ClfEdgeMode) edge;
   for (unsigned c = 0; c < 4; c++) {
     ClfChannel2d ch = { 0, c, 4, width, height, 8, 0 };
     layout.channels[c] = ch;

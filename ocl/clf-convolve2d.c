@@ -168,6 +168,31 @@ pairs_of (const Group * g)
   return (g->batch + 1) / 2;
 }
 
+/* Taps of a k-tap kernel centred at c reach this far on the longer side */
+static size_t
+kernel_reach (size_t k, size_t c)
+{
+  return k - 1 - c > c ? k - 1 - c : c;
+}
+
+/* Length along an axis of extent samples that holds the frame alone: the
+ * frame, then zeros as far as taps reach from one frame sample to
+ * another (clamped edges add the rest through sums) */
+static size_t
+alone_length (size_t extent, size_t reach, int even_only)
+{
+  if (reach > extent - 1)
+    reach = extent - 1;
+  return clf_convolve2d_padded_length (extent, reach + 1, even_only);
+}
+
+/* Clamp and zero edges, whose frame alone needs no edge extension */
+static int
+edges_as_sums (int edge)
+{
+  return edge == CLF_EDGE_CLAMP || edge == CLF_EDGE_ZERO;
+}
+
 /* Line length of a separable pass over extent samples with a kernel of
  * 2c+1 taps. Clamped lines hold the frame and then zeros, enough of them
  * that no tap wraps from one frame sample onto another; padded lines hold
@@ -177,8 +202,7 @@ static size_t
 line_length (size_t extent, size_t c, int clamped)
 {
   if (clamped)
-    return clf_convolve2d_padded_length (extent,
-        (c < extent - 1 ? c : extent - 1) + 1, 0);
+    return alone_length (extent, c, 0);
   return clf_convolve2d_padded_length (extent, 2 * c + 1, 0);
 }
 
@@ -687,12 +711,6 @@ typedef struct
   size_t kw, kh, cx, cy;
 } TapsShape;
 
-static size_t
-min_size (size_t a, size_t b)
-{
-  return a < b ? a : b;
-}
-
 /* Offset d of a tap, folded into [-before, after] */
 static size_t
 fold_index (int64_t d, size_t before, size_t after)
@@ -726,20 +744,20 @@ add_run (double *row, int64_t lo, int64_t hi, size_t before, size_t after,
 }
 
 /* A 2D kernel's taps in double on the host (disk as place_disk draws it,
- * or the taps as given), folded for the group's frame: taps more than
- * w + 1 columns or h + 1 rows from the centre add into the outermost
- * column or row kept. The frame alone's tables sum taps over ranges that
- * end within w (h) of the centre or run on past the kernel's end, so the
- * folded kernel gives the same sums, and a disk of radius 100000 over a
- * 64x48 frame takes 131 x 99 values, not 200001 x 200001. Sets the folded
- * shape; NULL when out of memory. */
+ * or the taps as given), folded for the group's frame: taps beyond the
+ * group's reach (w columns or h rows from the centre at most) add into
+ * the outermost column or row kept. The frame alone's tables sum taps
+ * over single offsets within the frame's size and over ranges that end
+ * within the reach or run on past the kernel's end, so the folded kernel
+ * gives the same sums, and a disk of radius 100000 over a 64x48 frame
+ * takes 129 x 97 values, not 200001 x 200001. Sets the folded shape;
+ * NULL when out of memory. */
 static double *
 folded_taps (const ClfKernel2d * k, const Group * g, TapsShape * f)
 {
-  size_t left = min_size (g->cx, g->width + 1);
-  size_t right = min_size (g->kw - 1 - g->cx, g->width + 1);
-  size_t up = min_size (g->cy, g->height + 1);
-  size_t down = min_size (g->kh - 1 - g->cy, g->height + 1);
+  /* taps at dx > 0 reach past the left edge, at dx < 0 past the right */
+  size_t left = g->reach.right, right = g->reach.left;
+  size_t up = g->reach.bottom, down = g->reach.top;
   double *taps, count = 0.0;
   int64_t r2 = (int64_t) floor (k->radius * k->radius);
 
@@ -773,7 +791,8 @@ folded_taps (const ClfKernel2d * k, const Group * g, TapsShape * f)
 
 /* The frame alone's kernel and edge table spectra, and its corner table
  * (clf-convolve2d-edges.h): the tables are made on the host in double,
- * each uploaded into plane 0 of the grid and transformed there. */
+ * uploaded into the planes of the grid and transformed there, as many at
+ * once as the group has planes. */
 static ClfStatus
 compute_edge_spectra (ClfConvolve2d * conv, Group * g, const ClfKernel2d * k,
     ClfError * err)
@@ -903,19 +922,6 @@ check_layout (const ClfFrameLayout2d * l, const ClfKernel2d * kernels,
   return CLF_OK;
 }
 
-/* Grid length along an axis of extent samples for the frame alone: the
- * frame, then zeros as far as the taps reach from a frame sample to
- * another one (clamped edges add the rest through sums) */
-static size_t
-alone_length (size_t extent, size_t k, size_t c, int even_only)
-{
-  size_t reach = k - 1 - c > c ? k - 1 - c : c;
-
-  if (reach > extent - 1)
-    reach = extent - 1;
-  return clf_convolve2d_padded_length (extent, reach + 1, even_only);
-}
-
 /* A 2D group's grid: the frame alone, or padded with the edge extension
  * (frame + kernel - 1 samples). R2C rows need an even length. */
 static void
@@ -923,8 +929,8 @@ set_grid_size (Group * g, int alone)
 {
   g->alone = alone;
   if (alone) {
-    g->nx = alone_length (g->width, g->kw, g->cx, 1);
-    g->ny = alone_length (g->height, g->kh, g->cy, 0);
+    g->nx = alone_length (g->width, kernel_reach (g->kw, g->cx), 1);
+    g->ny = alone_length (g->height, kernel_reach (g->kh, g->cy), 0);
   } else {
     g->nx = clf_convolve2d_padded_length (g->width, g->kw, 1);
     g->ny = clf_convolve2d_padded_length (g->height, g->kh, 0);
@@ -938,7 +944,7 @@ make_groups (ClfContext * ctx, const ClfFrameLayout2d * l,
     const ClfKernel2d * kernels, Group * groups)
 {
   unsigned n = 0;
-  int frame_alone = l->edge == CLF_EDGE_CLAMP || l->edge == CLF_EDGE_ZERO;
+  int frame_alone = edges_as_sums (l->edge);
 
   for (unsigned i = 0; i < l->n_channels; i++) {
     const ClfChannel2d *ch = &l->channels[i];
@@ -1344,13 +1350,6 @@ switch_lines (ClfConvolve2d * conv, Group * g, unsigned clamped, ClfError * err)
   return set_separable_kernel (g, &k, err);
 }
 
-/* Taps of a k-tap kernel centred at c reach this far on the longer side */
-static cl_int
-kernel_reach (size_t k, size_t c)
-{
-  return (cl_int) (k - 1 - c > c ? k - 1 - c : c);
-}
-
 /* geo's fields for one pass of a k-tap kernel centred at c: lines of the
  * frame alone (clamped) or padded with the edge extension */
 static void
@@ -1359,7 +1358,7 @@ line_geo (cl_int8 * geo, int clamped, size_t k, size_t c, cl_int edge)
   geo->s[2] = clamped ? 0 : (cl_int) (k - 1 - c);
   geo->s[3] = clamped ? CLF_EDGE_ZERO : edge;
   geo->s[5] = clamped && edge == CLF_EDGE_CLAMP;
-  geo->s[6] = kernel_reach (k, c);
+  geo->s[6] = (cl_int) kernel_reach (k, c);
 }
 
 /* Rows, then columns: the frame's channels in the working planes, two to
@@ -1368,8 +1367,7 @@ static ClfStatus
 enqueue_separable (ClfConvolve2d * conv, const Work * w, Group * g,
     cl_int edge, ClfError * err)
 {
-  unsigned clamped = edge == CLF_EDGE_CLAMP || edge == CLF_EDGE_ZERO ?
-      g->can_clamp : 0;
+  unsigned clamped = edges_as_sums (edge) ? g->can_clamp : 0;
   cl_uint16 chan;
   cl_int8 geo;
   ClfStatus st;
@@ -1568,7 +1566,9 @@ static ClfStatus
 enqueue_grid (ClfConvolve2d * conv, const Work * w, Group * g, cl_int edge,
     ClfError * err)
 {
-  int alone = (edge == CLF_EDGE_CLAMP || edge == CLF_EDGE_ZERO) && g->can_alone;
+  int alone = edges_as_sums (edge) && g->can_alone;
+  /* clamped edges on the frame alone: the edge terms and corners */
+  int edge_terms = alone && edge == CLF_EDGE_CLAMP;
   cl_kernel k = conv->multiply_spectrum;
   cl_uint count;
   cl_int ret;
@@ -1584,7 +1584,7 @@ enqueue_grid (ClfConvolve2d * conv, const Work * w, Group * g, cl_int edge,
       return st;
   /* out of place: the edge lines are gathered from the grid after it */
   st = clf_plan_enqueue (g->fwd, g->grid, g->spec, err);
-  if (st == CLF_OK && alone && edge == CLF_EDGE_CLAMP) {
+  if (st == CLF_OK && edge_terms) {
     st = enqueue_edge_multiply (conv, g, err);
   } else if (st == CLF_OK) {
     SET_ARG (k, 0, g->spec, "spec");
@@ -1595,7 +1595,7 @@ enqueue_grid (ClfConvolve2d * conv, const Work * w, Group * g, cl_int edge,
   }
   if (st == CLF_OK)
     st = clf_plan_enqueue (g->inv, g->spec, g->grid, err);
-  if (st == CLF_OK && alone && edge == CLF_EDGE_CLAMP)
+  if (st == CLF_OK && edge_terms)
     st = enqueue_corners (conv, g, err);
   for (unsigned b = 0; b < g->batch && st == CLF_OK; b++)
     st = enqueue_channel (conv, w, g, b, 0, edge, err);

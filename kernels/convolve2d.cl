@@ -261,14 +261,11 @@ multiply_spectrum (__global float2 * spec, __global const float2 * kspec,
 {
   uint i = get_global_id (0);
   __global float2 *s;
-  float2 a, k;
 
   if (i >= count)
     return;
   s = spec + (size_t) get_global_id (1) * count + i;
-  a = *s;
-  k = kspec[i];
-  *s = (float2) (a.x * k.x - a.y * k.y, a.x * k.y + a.y * k.x);
+  *s = cmul (*s, kspec[i]);
 }
 
 /* The staged form of fft_convolve_line (fft.cl), for devices where plans

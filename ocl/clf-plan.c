@@ -2734,19 +2734,26 @@ validate (ClfPlanDesc * d, ClfError * err)
   if (d->kind == CLF_C2R)
     d->direction = CLF_INVERSE;
   if (d->in_extent || d->out_extent || d->in_multiplier) {
+    /* 1D: elements along the line; 2D: rows */
+    size_t length = d->dim == 1 ? nx : ny;
     size_t bytes = 0;
-    if (d->dim != 1 || d->kind != CLF_C2C)
+    if (d->dim == 1 && d->kind != CLF_C2C)
       return clf_set_error (err, CLF_ERROR_INVALID_ARG,
           "input and output extents and input multipliers are for 1D "
-          "complex (C2C) transforms only");
-    if (d->in_extent > nx || d->out_extent > nx)
+          "complex (C2C) transforms and 2D ones only");
+    if (d->dim == 2 && (d->in_multiplier || (d->in_extent &&
+                d->kind == CLF_C2R)))
+      return clf_set_error (err, CLF_ERROR_INVALID_ARG,
+          "2D transforms take an output extent, and an input extent "
+          "where their input is not a half spectrum, but no multiplier");
+    if (d->in_extent > length || d->out_extent > length)
       return clf_set_error (err, CLF_ERROR_INVALID_ARG,
           "extents %zu (input) and %zu (output) beyond the length %zu",
-          d->in_extent, d->out_extent, nx);
+          d->in_extent, d->out_extent, length);
     /* an extent of the whole length is none (and no pass of its own) */
-    if (d->in_extent == nx)
+    if (d->in_extent == length)
       d->in_extent = 0;
-    if (d->out_extent == nx)
+    if (d->out_extent == length)
       d->out_extent = 0;
     if (d->in_multiplier && (clGetMemObjectInfo (d->in_multiplier,
                 CL_MEM_SIZE, sizeof (bytes), &bytes, NULL) != CL_SUCCESS
@@ -2777,6 +2784,8 @@ build_passes (ClfPlan * plan, ClfError * err)
 {
   const ClfPlanDesc *d = &plan->desc;
   size_t nx = d->n[0], ny = d->n[1], half = nx / 2 + 1;
+  size_t in_rows = d->in_extent ? d->in_extent : ny;
+  size_t out_rows = d->out_extent ? d->out_extent : ny;
   int inverse = d->direction == CLF_INVERSE;
   float scale = d->normalize ? (float) (1.0 / ((double) nx * ny)) : 1.0f;
   Axis rows, cols;
@@ -2801,11 +2810,15 @@ build_passes (ClfPlan * plan, ClfError * err)
     return add_axis (plan, &rows, err);
   }
 
-  /* 2D: batch levels are (row or column, 2D batch) */
+  /* 2D: batch levels are (row or column, 2D batch). Rows past the input
+   * extent are zeros, so the row pass before the columns skips them (and
+   * the columns take them as zeros); rows past the output extent are not
+   * wanted, so the row pass after the columns skips them. */
   memset (&rows, 0, sizeof (rows));
   memset (&cols, 0, sizeof (cols));
   rows.n = nx;
-  rows.batch = ny * d->batch;
+  cols.in_extent = (cl_uint) d->in_extent;
+  cols.out_extent = (cl_uint) d->out_extent;
   rows.scale = 1.0f;
   rows.count = ALL_ELEMENTS;
   cols.n = ny;
@@ -2832,11 +2845,14 @@ build_passes (ClfPlan * plan, ClfError * err)
     st = add_axis (plan, &cols, err);
     if (st != CLF_OK)
       return st;
-    rows.in = addr_1level (0, 1, half);
+    rows.batch = out_rows * d->batch;
+    rows.in = (Addr) {
+    0, 1, (cl_uint) half, (cl_uint) (half * ny), 0, (cl_uint) out_rows,
+          0xffffffffu};
     rows.out = (Addr) {
     (cl_uint) d->out.offset, (cl_uint) d->out.stride[0],
           (cl_uint) d->out.stride[1], (cl_uint) d->out.dist, 0,
-          (cl_uint) ny, 0xffffffffu};
+          (cl_uint) out_rows, 0xffffffffu};
     rows.src = work;
     rows.dst = BUF_OUT;
     rows.flags = IN_HERMITIAN | CONJ_OUT | OUT_REAL;
@@ -2844,14 +2860,15 @@ build_passes (ClfPlan * plan, ClfError * err)
     return add_axis (plan, &rows, err);
   }
 
+  rows.batch = in_rows * d->batch;
   rows.in = (Addr) {
   (cl_uint) d->in.offset, (cl_uint) d->in.stride[0],
-        (cl_uint) d->in.stride[1], (cl_uint) d->in.dist, 0, (cl_uint) ny,
-        0xffffffffu};
+        (cl_uint) d->in.stride[1], (cl_uint) d->in.dist, 0,
+        (cl_uint) in_rows, 0xffffffffu};
   rows.out = (Addr) {
   (cl_uint) d->out.offset, (cl_uint) d->out.stride[0],
-        (cl_uint) d->out.stride[1], (cl_uint) d->out.dist, 0, (cl_uint) ny,
-        0xffffffffu};
+        (cl_uint) d->out.stride[1], (cl_uint) d->out.dist, 0,
+        (cl_uint) in_rows, 0xffffffffu};
   rows.src = BUF_IN;
   rows.dst = BUF_OUT;
   rows.flags = inverse ? CONJ_IN : 0;

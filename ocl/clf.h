@@ -127,7 +127,7 @@ typedef struct
   ClfLayout in, out;
   int normalize;                /* multiply by 1/(n[0]*n[1]) */
 
-  /* 1D C2C only, each optional (0 or NULL: off). Element j of every
+  /* 1D C2C, each optional (0 or NULL: off). Element j of every
    * input is taken as zero for j >= in_extent, whatever the buffer holds
    * there, and as x[j] * in_multiplier[j] (n[0] complex values, which the
    * plan keeps a reference to) where a multiplier is given: the pointwise
@@ -135,7 +135,12 @@ typedef struct
    * Outputs at k >= out_extent may be left unwritten. Plans on CPU devices
    * take all three into their first and last stages (writing no more
    * than out_extent outputs); elsewhere a pass before the transform
-   * applies the first two. */
+   * applies the first two.
+   * 2D (any kind; no multiplier, and no input extent for C2R): the same
+   * for rows, y >= in_extent of the input taken as zero and y >=
+   * out_extent of the output left unwritten. Row passes skip those rows
+   * (a frame at the top of a zero-padded grid: half its row work or
+   * more); column passes take them as above. */
   size_t in_extent, out_extent;
   cl_mem in_multiplier;
 } ClfPlanDesc;

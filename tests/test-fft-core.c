@@ -126,8 +126,11 @@ run_case (const ClfPlanDesc * desc, int naive, int in_place)
     for (size_t y = 0; y < ny; y++)
       for (size_t k = 0; k < nx; k++) {
         size_t li = y * nx + k;
+        /* an input extent: what lies beyond is taken as zero (along
+         * the line in 1D, rows in 2D) */
+        int beyond = d.in_extent && (d.dim == 2 ? y : k) >= d.in_extent;
         if (real_in) {
-          x[2 * li] = in_host[layout_index (&d.in, k, y, b)];
+          x[2 * li] = beyond ? 0.0 : in_host[layout_index (&d.in, k, y, b)];
           x[2 * li + 1] = 0;
         } else if (real_out) {
           /* expand the half spectrum (conjugate symmetry in 2D) */
@@ -144,8 +147,7 @@ run_case (const ClfPlanDesc * desc, int naive, int in_place)
         } else {
           size_t i = layout_index (&d.in, k, y, b);
           double re = in_host[2 * i], im = in_host[2 * i + 1];
-          /* an input extent: what lies beyond is taken as zero */
-          if (d.in_extent && k >= d.in_extent)
+          if (beyond)
             re = im = 0.0;
           if (mul) {
             double t = re * mul[2 * k] - im * mul[2 * k + 1];
@@ -166,12 +168,15 @@ run_case (const ClfPlanDesc * desc, int naive, int in_place)
 
     /* gather the output and compare */
     {
-      /* an output extent: only the outputs before it are written */
-      size_t cols = d.kind == CLF_R2C ? half : d.out_extent ? d.out_extent : nx;
-      size_t cnt = cols * ny;
+      /* an output extent: only the outputs before it are written (along
+       * the line in 1D, rows in 2D) */
+      size_t cols = d.kind == CLF_R2C ? half : d.out_extent && d.dim == 1 ?
+          d.out_extent : nx;
+      size_t rows = d.out_extent && d.dim == 2 ? d.out_extent : ny;
+      size_t cnt = cols * rows;
       float *got = malloc (2 * sizeof (float) * cnt);
       double *want = malloc (2 * sizeof (double) * cnt);
-      for (size_t y = 0; y < ny; y++)
+      for (size_t y = 0; y < rows; y++)
         for (size_t k = 0; k < cols; k++) {
           size_t gi = y * cols + k, o = layout_index (&d.out, k, y, b);
           if (real_out) {
@@ -1470,6 +1475,26 @@ check_extents (const char *what, size_t n, size_t batch, ClfDirection dir,
     clReleaseMemObject (d.in_multiplier);
 }
 
+/* 2D with input and output extents over rows (garbage in the input's
+ * rows past its extent) */
+static void
+check_extents_2d (ClfTransformKind kind, ClfDirection dir, size_t nx,
+    size_t ny, size_t batch, size_t in_extent, size_t out_extent)
+{
+  static const char *kinds[] = { "c2c", "r2c", "c2r" };
+  ClfPlanDesc d;
+  char label[160];
+
+  clf_plan_desc_init (&d, kind, dir, nx, ny, batch);
+  d.in_extent = in_extent;
+  d.out_extent = out_extent;
+  snprintf (label, sizeof (label), "2D %s %zux%zu extents (rows: input<%zu, "
+      "output<%zu)", kinds[kind], nx, ny, in_extent, out_extent);
+  check_err (label, nx, ny, run_case (&d, 0, 0));
+  if (kind == CLF_C2C)
+    check_err (label, nx, ny, run_case (&d, 0, 1));
+}
+
 static void
 check_extent_cases (void)
 {
@@ -1478,6 +1503,13 @@ check_extent_cases (void)
   check_extents ("extents", 1000, 9, CLF_INVERSE, 700, 1, 999);
   check_extents ("extents", 64, 16, CLF_FORWARD, 1, 1, 1);
   check_extents ("extents", 1009, 2, CLF_FORWARD, 500, 1, 300);
+  /* a frame at the top of a convolution's grid, and its result */
+  check_extents_2d (CLF_R2C, CLF_FORWARD, 96, 70, 3, 33, 0);
+  check_extents_2d (CLF_C2R, CLF_INVERSE, 96, 70, 3, 0, 33);
+  check_extents_2d (CLF_R2C, CLF_FORWARD, 128, 112, 2, 54, 54);
+  check_extents_2d (CLF_C2C, CLF_FORWARD, 60, 48, 2, 20, 20);
+  check_extents_2d (CLF_C2C, CLF_INVERSE, 45, 32, 3, 1, 31);
+  check_extents_2d (CLF_C2R, CLF_INVERSE, 50, 91, 1, 0, 1);
 }
 
 /* Rows of up to 64 points of prime factors up to 31, and 31 lengths of
@@ -1606,10 +1638,21 @@ test_extents_and_multiplier (void)
   clf_plan_free (plan);
   use_gpu_programs (0, 0);
 
-  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 64, 64, 1);
+  clf_plan_desc_init (&d, CLF_C2R, CLF_INVERSE, 64, 64, 1);
   d.in_extent = 10;
   plan = clf_plan_new (ctx, &d, &err);
-  CHECK (!plan && err.code == CLF_ERROR_INVALID_ARG, "2D extent accepted");
+  CHECK (!plan && err.code == CLF_ERROR_INVALID_ARG,
+      "input extent of a 2D half spectrum accepted");
+  clf_plan_desc_init (&d, CLF_R2C, CLF_FORWARD, 64, 32, 1);
+  d.out_extent = 33;
+  plan = clf_plan_new (ctx, &d, &err);
+  CHECK (!plan && err.code == CLF_ERROR_INVALID_ARG,
+      "2D extent beyond the rows accepted");
+  clf_plan_desc_init (&d, CLF_C2C, CLF_FORWARD, 64, 64, 1);
+  d.in_multiplier = random_multiplier (64, 1);
+  plan = clf_plan_new (ctx, &d, &err);
+  CHECK (!plan && err.code == CLF_ERROR_INVALID_ARG, "2D multiplier accepted");
+  clReleaseMemObject (d.in_multiplier);
   clf_plan_desc_init (&d, CLF_R2C, CLF_FORWARD, 64, 0, 1);
   d.out_extent = 10;
   plan = clf_plan_new (ctx, &d, &err);

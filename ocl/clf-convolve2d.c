@@ -36,6 +36,11 @@ typedef struct
   size_t line_bytes;            /* device bytes of the two passes and lines */
 
   ClfPlan *fwd, *inv;
+  /* The frame alone on CPU devices: fwd over the frame's rows, the rest
+   * taken as zeros (NULL: frames take fwd, which the kernel tables,
+   * filling the grid, always take). Elsewhere the columns would spend a
+   * pass of their own to read those rows as zeros. */
+  ClfPlan *fwd_frame;
   cl_mem grid;                  /* [batch][ny][nx] real */
   cl_mem spec;                  /* [batch][ny][nx/2+1] complex */
   cl_mem kspec;                 /* [tables][ny][nx/2+1] complex, / (nx ny) */
@@ -337,7 +342,9 @@ separable_clear (ClfConvolve2d * conv, Group * g)
 static void
 grid_clear (ClfConvolve2d * conv, Group * g)
 {
-  ClfPlan **plans[] = { &g->fwd, &g->inv, &g->edge_cols, &g->edge_rows };
+  ClfPlan **plans[] = { &g->fwd, &g->fwd_frame, &g->inv, &g->edge_cols,
+    &g->edge_rows
+  };
   cl_mem *mems[] = { &g->grid, &g->spec, &g->kspec, &g->edges, &g->espec,
     &g->corners
   };
@@ -1107,7 +1114,14 @@ grid_alloc (ClfConvolve2d * conv, Group * g, ClfError * err)
 
   clf_plan_desc_init (&desc, CLF_R2C, CLF_FORWARD, g->nx, g->ny, g->batch);
   g->fwd = clf_plan_new (conv->ctx, &desc, err);
+  if (g->fwd && g->alone && clf_context_is_cpu (conv->ctx)) {
+    desc.in_extent = g->height;
+    if (!(g->fwd_frame = clf_plan_new (conv->ctx, &desc, err)))
+      goto failed;
+  }
+  /* the frame alone's result: the rows past the frame are not wanted */
   clf_plan_desc_init (&desc, CLF_C2R, CLF_INVERSE, g->nx, g->ny, g->batch);
+  desc.out_extent = g->alone ? g->height : 0;
   if (g->fwd)
     g->inv = clf_plan_new (conv->ctx, &desc, err);
   if (g->inv && g->alone) {
@@ -1176,6 +1190,7 @@ describe (ClfConvolve2d * conv)
         "%s%zu x %zux%zu with %zux%zu kernel: R2C %zux%zu of the %s [%s]",
         i ? "; " : "", g->batch, g->width, g->height, g->kw, g->kh, g->nx,
         g->ny, g->alone ? "frame alone" : "padded frame",
+        g->fwd_frame ? clf_plan_describe (g->fwd_frame) :
         g->fwd ? clf_plan_describe (g->fwd) : "no plans");
   }
 }
@@ -1226,6 +1241,7 @@ clf_convolve2d_configure (ClfConvolve2d * conv,
         fresh[i].lines = old->lines;
         fresh[i].line_bytes = old->line_bytes;
         fresh[i].fwd = old->fwd;
+        fresh[i].fwd_frame = old->fwd_frame;
         fresh[i].inv = old->inv;
         fresh[i].grid = old->grid;
         fresh[i].spec = old->spec;
@@ -1325,10 +1341,13 @@ enqueue_channel (ClfConvolve2d * conv, const Work * w, const Group * g,
   SET_ARG (k, a++, left, "left");
   SET_ARG (k, a++, top, "top");
   if (unpack) {
+    /* the frame's forward plan reads no row past the frame */
+    size_t rows = g->fwd_frame ? g->height : g->ny;
+
     SET_ARG (k, a++, unpack_edge, "edge");
     if (unpack_exact (conv->ctx))
-      return enqueue_exact (conv, k, g->nx, g->ny, "unpacking a channel", err);
-    return enqueue_2d (conv, k, g->nx, g->ny, "unpacking a channel", err);
+      return enqueue_exact (conv, k, g->nx, rows, "unpacking a channel", err);
+    return enqueue_2d (conv, k, g->nx, rows, "unpacking a channel", err);
   }
   return enqueue_2d (conv, k, ch->width, ch->height, "packing a channel", err);
 }
@@ -1583,7 +1602,8 @@ enqueue_grid (ClfConvolve2d * conv, const Work * w, Group * g, cl_int edge,
     if ((st = enqueue_channel (conv, w, g, b, 1, edge, err)) != CLF_OK)
       return st;
   /* out of place: the edge lines are gathered from the grid after it */
-  st = clf_plan_enqueue (g->fwd, g->grid, g->spec, err);
+  st = clf_plan_enqueue (g->fwd_frame ? g->fwd_frame : g->fwd, g->grid,
+      g->spec, err);
   if (st == CLF_OK && edge_terms) {
     st = enqueue_edge_multiply (conv, g, err);
   } else if (st == CLF_OK) {

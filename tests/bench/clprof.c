@@ -12,7 +12,9 @@
  * source of every program built from source there (how another library
  * shapes its kernels). CLPROF_TRACE=1 prints every launch as it completes:
  * kernel, global and local size, device time (which launches a plan
- * makes, and where one frame's time goes). */
+ * makes, and where one frame's time goes); CLPROF_TRACE=2 adds when each
+ * started and ended, in us from the first start since the last clFinish
+ * (the device's idle time between launches). */
 #define _GNU_SOURCE
 /* the wrapped entry points of OpenCL 2.0 too, whatever the build asks */
 #undef CL_TARGET_OPENCL_VERSION
@@ -136,6 +138,42 @@ clCreateCommandQueueWithProperties (cl_context c, cl_device_id d,
   return real (c, d, p, err);
 }
 
+/* Reads the device times of the pending launches (waiting for each) */
+static void
+collect (void)
+{
+  cl_ulong first = ~(cl_ulong) 0, last = 0;
+  const char *trace = getenv ("CLPROF_TRACE");
+
+  for (int i = 0; i < npending; i++) {
+    cl_ulong start = 0, end = 0;
+    clWaitForEvents (1, &pending[i]);
+    clGetEventProfilingInfo (pending[i], CL_PROFILING_COMMAND_START,
+        sizeof (start), &start, NULL);
+    clGetEventProfilingInfo (pending[i], CL_PROFILING_COMMAND_END,
+        sizeof (end), &end, NULL);
+    add_time (&kernels[pending_kernel[i]], (end - start) / 1e3);
+    if (start < first)
+      first = start;
+    if (trace && (trace[0] == '1' || trace[0] == '2')) {
+      const size_t *sh = pending_shape[i];
+      fprintf (stderr, "clprof: trace %s %zu,%zu,%zu / %zu,%zu,%zu %.1f us",
+          kernels[pending_kernel[i]].name, sh[0], sh[1], sh[2], sh[3], sh[4],
+          sh[5], (end - start) / 1e3);
+      if (trace[0] == '2')
+        fprintf (stderr, " from %.1f to %.1f", (start - first) / 1e3,
+            (end - first) / 1e3);
+      fputc ('\n', stderr);
+    }
+    if (end > last)
+      last = end;
+    clReleaseEvent (pending[i]);
+  }
+  if (npending)
+    add_time (&spans, (last - first) / 1e3);
+  npending = 0;
+}
+
 cl_int
 clEnqueueNDRangeKernel (cl_command_queue q, cl_kernel k, cl_uint dim,
     const size_t *offset, const size_t *global, const size_t *local,
@@ -156,16 +194,16 @@ clEnqueueNDRangeKernel (cl_command_queue q, cl_kernel k, cl_uint dim,
     *event = mine;
     clRetainEvent (mine);
   }
-  if (npending < MAX_PENDING) {
-    pending_kernel[npending] = kernel_slot (k, dim, global, local);
-    for (cl_uint d = 0; d < 3; d++) {
-      pending_shape[npending][d] = d < dim ? global[d] : 1;
-      pending_shape[npending][3 + d] = local && d < dim ? local[d] : 0;
-    }
-    pending[npending++] = mine;
-  } else {
-    clReleaseEvent (mine);
+  /* a program that never calls clFinish: read the oldest launches
+   * now (waiting for them) rather than lose the newest */
+  if (npending == MAX_PENDING)
+    collect ();
+  pending_kernel[npending] = kernel_slot (k, dim, global, local);
+  for (cl_uint d = 0; d < 3; d++) {
+    pending_shape[npending][d] = d < dim ? global[d] : 1;
+    pending_shape[npending][3 + d] = local && d < dim ? local[d] : 0;
   }
+  pending[npending++] = mine;
   return r;
 }
 
@@ -173,36 +211,12 @@ cl_int
 clFinish (cl_command_queue q)
 {
   static cl_int (*real) (cl_command_queue);
-  cl_ulong first = ~(cl_ulong) 0, last = 0;
-  const char *trace = getenv ("CLPROF_TRACE");
   cl_int r;
 
   if (!real)
     real = real_symbol ("clFinish");
   r = real (q);
-  for (int i = 0; i < npending; i++) {
-    cl_ulong start = 0, end = 0;
-    clWaitForEvents (1, &pending[i]);
-    clGetEventProfilingInfo (pending[i], CL_PROFILING_COMMAND_START,
-        sizeof (start), &start, NULL);
-    clGetEventProfilingInfo (pending[i], CL_PROFILING_COMMAND_END,
-        sizeof (end), &end, NULL);
-    add_time (&kernels[pending_kernel[i]], (end - start) / 1e3);
-    if (trace && trace[0] == '1') {
-      const size_t *sh = pending_shape[i];
-      fprintf (stderr, "clprof: trace %s %zu,%zu,%zu / %zu,%zu,%zu %.1f us\n",
-          kernels[pending_kernel[i]].name, sh[0], sh[1], sh[2], sh[3], sh[4],
-          sh[5], (end - start) / 1e3);
-    }
-    if (start < first)
-      first = start;
-    if (end > last)
-      last = end;
-    clReleaseEvent (pending[i]);
-  }
-  if (npending)
-    add_time (&spans, (last - first) / 1e3);
-  npending = 0;
+  collect ();
   return r;
 }
 

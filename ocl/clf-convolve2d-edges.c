@@ -34,11 +34,17 @@ clf_edge_sums_new (const double *taps, size_t kw, size_t kh, size_t cx,
   sums->h = h;
   sums->nx = nx;
   sums->ny = ny;
-  for (size_t j = kh; j-- > 0;)
-    for (size_t i = kw; i-- > 0;)
-      sums->s[j * stride + i] = taps[j * kw + i] + sums->s[j * stride + i +
-          1] + sums->s[(j + 1) * stride + i] - sums->s[(j + 1) * stride + i +
-          1];
+  /* each row's suffix sums, plus the row below's sums */
+  for (size_t j = kh; j-- > 0;) {
+    const double *t = taps + j * kw;
+    double *row = sums->s + j * stride, *below = row + stride;
+    double acc = 0.0;
+
+    for (size_t i = kw; i-- > 0;) {
+      acc += t[i];
+      row[i] = acc + below[i];
+    }
+  }
   return sums;
 }
 
@@ -49,29 +55,6 @@ clf_edge_sums_free (ClfEdgeSums * sums)
     return;
   free (sums->s);
   free (sums);
-}
-
-static long
-clamp_index (long v, size_t n)
-{
-  return v < 0 ? 0 : v > (long) n ? (long) n : v;
-}
-
-/* The sum of taps i in [i0, i1), j in [j0, j1), the bounds clamped to the
- * kernel */
-static double
-rect (const ClfEdgeSums * s, long i0, long i1, long j0, long j1)
-{
-  size_t stride = s->kw + 1;
-
-  i0 = clamp_index (i0, s->kw);
-  i1 = clamp_index (i1, s->kw);
-  j0 = clamp_index (j0, s->kh);
-  j1 = clamp_index (j1, s->kh);
-  if (i0 >= i1 || j0 >= j1)
-    return 0.0;
-  return s->s[j0 * stride + i0] - s->s[j0 * stride + i1] -
-      s->s[j1 * stride + i0] + s->s[j1 * stride + i1];
 }
 
 static size_t
@@ -117,10 +100,21 @@ tap_range (size_t k, size_t c, size_t extent, long *first, long *last)
     *last = (long) k;
 }
 
+/* The sum of the taps in columns i0 .. i1 - 1 of the rows from suffix-sum
+ * row r0 up to r1 (indices inside the kernel: no bounds to check) */
+static inline float
+cell (const double *r0, const double *r1, long i0, long i1)
+{
+  return (float) (r0[i0] - r0[i1] - r1[i0] + r1[i1]);
+}
+
 void
 clf_edge_sums_fill_table (const ClfEdgeSums * s, ClfEdgeTable t, float *grid)
 {
   long cx = (long) s->cx, cy = (long) s->cy, w = (long) s->w, h = (long) s->h;
+  long kw = (long) s->kw, nx = (long) s->nx;
+  size_t stride = s->kw + 1;
+  const double *top = s->s, *zero_row = s->s + s->kh * stride;
   long i0, i1, j0, j1;
   ClfEdgeReach r;
 
@@ -130,34 +124,48 @@ clf_edge_sums_fill_table (const ClfEdgeSums * s, ClfEdgeTable t, float *grid)
   tap_range (s->kh, s->cy, s->h, &j0, &j1);
   switch (t) {
     case CLF_EDGE_TABLE_KERNEL:
-      for (long j = j0; j < j1; j++)
-        for (long i = i0; i < i1; i++)
-          grid[wrap (j - cy, s->ny) * s->nx + wrap (i - cx, s->nx)] +=
-              (float) rect (s, i, i + 1, j, j + 1);
+      /* taps left of the centre wrap to the end of the row */
+      for (long j = j0; j < j1; j++) {
+        const double *r0 = s->s + j * stride, *r1 = r0 + stride;
+        float *row = grid + wrap (j - cy, s->ny) * s->nx;
+
+        for (long i = i0; i < i1 && i < cx; i++)
+          row[i - cx + nx] += cell (r0, r1, i, i + 1);
+        for (long i = i0 > cx ? i0 : cx; i < i1; i++)
+          row[i - cx] += cell (r0, r1, i, i + 1);
+      }
       break;
     case CLF_EDGE_TABLE_LEFT:
-      for (long j = j0; j < j1; j++)
-        for (long x = 0; x < (long) r.left; x++)
-          grid[wrap (j - cy, s->ny) * s->nx + x] =
-              (float) rect (s, cx + x + 1, (long) s->kw, j, j + 1);
-      break;
     case CLF_EDGE_TABLE_RIGHT:
-      for (long j = j0; j < j1; j++)
-        for (long x = w - (long) r.right; x < w; x++)
-          grid[wrap (j - cy, s->ny) * s->nx + x] =
-              (float) rect (s, 0, cx + x - w + 1, j, j + 1);
+      for (long j = j0; j < j1; j++) {
+        const double *r0 = s->s + j * stride, *r1 = r0 + stride;
+        float *row = grid + wrap (j - cy, s->ny) * s->nx;
+
+        if (t == CLF_EDGE_TABLE_LEFT)
+          for (long x = 0; x < (long) r.left; x++)
+            row[x] = cell (r0, r1, cx + x + 1, kw);
+        else
+          for (long x = w - (long) r.right; x < w; x++)
+            row[x] = cell (r0, r1, 0, cx + x - w + 1);
+      }
       break;
     case CLF_EDGE_TABLE_TOP:
-      for (long y = 0; y < (long) r.top; y++)
+      for (long y = 0; y < (long) r.top; y++) {
+        const double *r0 = s->s + (cy + y + 1) * stride;
+        float *row = grid + y * nx;
+
         for (long i = i0; i < i1; i++)
-          grid[y * s->nx + wrap (i - cx, s->nx)] =
-              (float) rect (s, i, i + 1, cy + y + 1, (long) s->kh);
+          row[wrap (i - cx, s->nx)] = cell (r0, zero_row, i, i + 1);
+      }
       break;
     case CLF_EDGE_TABLE_BOTTOM:
-      for (long y = h - (long) r.bottom; y < h; y++)
+      for (long y = h - (long) r.bottom; y < h; y++) {
+        const double *r1 = s->s + (cy + y - h + 1) * stride;
+        float *row = grid + y * nx;
+
         for (long i = i0; i < i1; i++)
-          grid[y * s->nx + wrap (i - cx, s->nx)] =
-              (float) rect (s, i, i + 1, 0, cy + y - h + 1);
+          row[wrap (i - cx, s->nx)] = cell (top, r1, i, i + 1);
+      }
       break;
     default:
       break;
@@ -168,22 +176,23 @@ void
 clf_edge_sums_fill_corners (const ClfEdgeSums * s, float *out)
 {
   long cx = (long) s->cx, cy = (long) s->cy, w = (long) s->w, h = (long) s->h;
-  long kw = (long) s->kw, kh = (long) s->kh;
+  long kw = (long) s->kw;
+  size_t stride = s->kw + 1;
+  const double *zero_row = s->s + s->kh * stride;
   ClfEdgeReach r;
 
   sums_reach (s, &r);
   /* rows above the frame (dy > y) and below it (dy <= y - h), columns
    * left of it (dx > x) and right of it (dx <= x - w) */
-  for (long y = 0; y < (long) r.top; y++) {
+  for (long y = 0; y < (long) r.top + (long) r.bottom; y++) {
+    int above = y < (long) r.top;
+    const double *r0 = above ? s->s + (cy + y + 1) * stride : s->s;
+    const double *r1 = above ? zero_row :
+        s->s + (cy + (h - (long) r.bottom + y - (long) r.top) - h + 1) * stride;
+
     for (long x = 0; x < (long) r.left; x++)
-      *out++ = (float) rect (s, cx + x + 1, kw, cy + y + 1, kh);
+      *out++ = cell (r0, r1, cx + x + 1, kw);
     for (long x = w - (long) r.right; x < w; x++)
-      *out++ = (float) rect (s, 0, cx + x - w + 1, cy + y + 1, kh);
-  }
-  for (long y = h - (long) r.bottom; y < h; y++) {
-    for (long x = 0; x < (long) r.left; x++)
-      *out++ = (float) rect (s, cx + x + 1, kw, 0, cy + y - h + 1);
-    for (long x = w - (long) r.right; x < w; x++)
-      *out++ = (float) rect (s, 0, cx + x - w + 1, 0, cy + y - h + 1);
+      *out++ = cell (r0, r1, 0, cx + x - w + 1);
   }
 }

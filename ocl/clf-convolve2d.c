@@ -1230,11 +1230,9 @@ clf_convolve2d_configure (ClfConvolve2d * conv,
         if (old->nx != fresh[i].nx || old->ny != fresh[i].ny ||
             old->batch != fresh[i].batch || old->alone != fresh[i].alone)
           continue;
-        /* the frame alone's tables and corner buffer fit one frame size
-         * and kernel extent */
+        /* the frame alone's plans and tables fit one frame size */
         if (old->alone && (old->width != fresh[i].width ||
-                old->height != fresh[i].height || old->kw != fresh[i].kw ||
-                old->kh != fresh[i].kh))
+                old->height != fresh[i].height))
           continue;
         fresh[i].rows = old->rows;
         fresh[i].cols = old->cols;
@@ -1251,6 +1249,11 @@ clf_convolve2d_configure (ClfConvolve2d * conv,
         fresh[i].edges = old->edges;
         fresh[i].espec = old->espec;
         fresh[i].corners = old->corners;
+        /* a kernel of another reach: a corner table of its size, below */
+        if (old->alone && corner_bytes (old) != corner_bytes (&fresh[i])) {
+          conv->device_bytes -= corner_bytes (old);
+          release_mem (&fresh[i].corners);
+        }
         fresh[i].kspec_valid = old->kspec_valid &&
             old->kw == fresh[i].kw && old->kh == fresh[i].kh;
         fresh[i].kshape = old->kshape;
@@ -1284,6 +1287,13 @@ clf_convolve2d_configure (ClfConvolve2d * conv,
 
     if (!g->fwd && !g->rows && (st = group_alloc (conv, g, err)) != CLF_OK)
       return st;
+    if (g->alone && g->fwd && !g->corners) {
+      conv->device_bytes += corner_bytes (g);
+      if (!(g->corners = alloc_plain (conv, corner_bytes (g), err))) {
+        grid_clear (conv, g);
+        return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
+      }
+    }
     if (!same_kernel (g, &kernels[g->kernel]) &&
         (st = compute_kernel_spectrum (conv, g, &kernels[g->kernel],
                 err)) != CLF_OK)

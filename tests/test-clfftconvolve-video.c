@@ -806,6 +806,29 @@ GST_START_TEST (test_frame_alone_grid)
 
 GST_END_TEST;
 
+/* Radius changes mid-stream on the frame alone: disks of radius 21 and
+ * 22 on 64x48 share a 90x70 grid, which the next configure takes over
+ * with a corner table of the new reach; radius 100 reaches past the
+ * frame (another grid). */
+GST_START_TEST (test_frame_alone_radius_change)
+{
+  static const gfloat radii[] = { 21.0f, 22.0f, 21.0f, 100.0f, 21.5f };
+  GstVideoInfo info;
+  GstHarness *h = harness_for (GST_VIDEO_FORMAT_GRAY8, 64, 48, &info);
+  GstBuffer *in = make_frame (&info, FILL_RANDOM, 430, 0, 0);
+
+  gst_util_set_object_arg (G_OBJECT (h->element), "kernel-shape", "disk");
+  for (guint i = 0; i < G_N_ELEMENTS (radii); i++) {
+    g_object_set (h->element, "radius", radii[i], NULL);
+    push_and_check_shape (h, &info, in, SHAPE_DISK, radii[i], EDGE_CLAMP,
+        "disk radius change");
+  }
+  gst_buffer_unref (in);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* ---- kernel files ------------------------------------------------------- */
 
 static gchar *
@@ -1598,6 +1621,7 @@ clfftconvolve_video_suite (void)
   tcase_add_test (tc, test_impulse);
   tcase_add_test (tc, test_custom_kernel);
   tcase_add_test (tc, test_frame_alone_grid);
+  tcase_add_test (tc, test_frame_alone_radius_change);
   tcase_add_test (tc, test_kernel_files);
   tcase_add_test (tc, test_kernel_file_errors);
   tcase_add_test (tc, test_kernel_errors);

@@ -1,8 +1,5 @@
 /* clf-convolve2d.c: frequency-domain 2D convolution of 8/16-bit image frames on the device. */
-#include "clf-convolve2d.h"
-#include "clf-convolve2d-edges.h"
-#include "clf-convolve-lines.h"
-#include "clf-private.h"
+#include "clf-convolve2d-private.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -12,84 +9,6 @@
 
 /* Kernels index the padded grid with int */
 #define MAX_GRID_LENGTH ((size_t) 1 << 30)
-
-/* Channels that share a size and a kernel: one batched R2C/C2R pair, or
- * for separable kernels a row pass and a column pass over channel pairs. */
-typedef struct
-{
-  size_t width, height;
-  unsigned kernel;
-  size_t kw, kh, cx, cy;        /* kernel extent and centre */
-  size_t nx, ny;                /* padded grid, or line lengths */
-  size_t batch;
-  unsigned channels[CLF_CONVOLVE2D_MAX_CHANNELS];
-
-  /* separable kernels (gaussian, box): rows then columns, each line
-   * convolved in 1D, with the rows' results in lines between the passes */
-  int separable;
-  /* the axes (CLF_LINES_ROWS, CLF_LINES_COLUMNS bits) whose lines hold
-   * the frame alone with the edges added through sums (clamp and zero
-   * edges), the others padded with the edge extension (mirror, wrap) */
-  unsigned clamped, can_clamp;
-  ClfLinePass *rows, *cols;
-  cl_mem lines;                 /* [pairs][width][height] complex */
-  size_t line_bytes;            /* device bytes of the two passes and lines */
-
-  ClfPlan *fwd, *inv;
-  /* The frame alone on CPU devices: fwd over the frame's rows, the rest
-   * taken as zeros (NULL: frames take fwd, which the kernel tables,
-   * filling the grid, always take). Elsewhere the columns would spend a
-   * pass of their own to read those rows as zeros. */
-  ClfPlan *fwd_frame;
-  cl_mem grid;                  /* [batch][ny][nx] real */
-  cl_mem spec;                  /* [batch][ny][nx/2+1] complex */
-  cl_mem kspec;                 /* [tables][ny][nx/2+1] complex, / (nx ny) */
-
-  /* Other kernels: the grid holds the frame alone and zeros (clamp and
-   * zero edges, where that grid is smaller than the padded frame), with
-   * clamped edges added through the tables of clf-convolve2d-edges.h: the
-   * kspec of each table, the edge lines (gather_edges) and their spectra,
-   * the corner table. */
-  int alone, can_alone;
-  ClfPlan *edge_cols, *edge_rows;
-  cl_mem edges, espec, corners;
-  ClfEdgeReach reach;
-
-  /* what kspec holds, to skip recomputing it */
-  int kspec_valid;
-  ClfKernelShape kshape;
-  double kradius;
-  float *ktaps;
-  size_t ktaps_w, ktaps_h;
-} Group;
-
-#define MAX_SLOTS 2
-
-struct _ClfConvolve2d
-{
-  ClfContext *ctx;
-  cl_kernel unpack, pack, place_disk, place_taps, scale_spectrum,
-      multiply_spectrum, gather_edges, multiply_edges, add_corner;
-
-  int configured;
-  ClfFrameLayout2d layout;
-  size_t plane_offset[CLF_CONVOLVE2D_MAX_PLANES];
-  size_t raw_bytes;
-  /* The frame's planes, packed. On a GPU a host frame's upload, kernels
-   * and download go to three queues, and two frame buffers let one
-   * frame's copies over the bus run beside the next one's kernels. CPU
-   * devices copy with the cores that compute: one buffer, one queue. */
-  unsigned n_slots, slot;
-  cl_mem raw[MAX_SLOTS];
-  cl_event raw_free[MAX_SLOTS]; /* the last download from each */
-  cl_command_queue up_queue, down_queue;        /* NULL: the context's */
-
-  unsigned n_groups;
-  Group groups[CLF_CONVOLVE2D_MAX_CHANNELS];
-
-  size_t device_bytes;
-  char description[512];
-};
 
 void
 clf_kernel2d_extent (const ClfKernel2d * k, size_t *width, size_t *height,
@@ -243,16 +162,6 @@ set_line_lengths (Group * g, unsigned clamped)
   g->ny = line_length (g->height, g->cy, (clamped & CLF_LINES_COLUMNS) != 0);
 }
 
-/* Frame samples along axis's lines where they hold the frame alone, 0
- * where they are padded */
-static size_t
-clamp_extent (const Group * g, ClfLineAxis axis)
-{
-  if (!(g->clamped & axis))
-    return 0;
-  return axis == CLF_LINES_ROWS ? g->width : g->height;
-}
-
 /* The lines buffer between a group's two passes */
 static size_t
 lines_bytes (ClfContext * ctx, const Group * g)
@@ -282,31 +191,6 @@ separable_bytes (ClfContext * ctx, const Group * g, size_t *largest)
   return lines + clf_line_pass_device_bytes (g->nx, rows, fuse_rows,
       clamp_extent (g, CLF_LINES_ROWS)) + clf_line_pass_device_bytes (g->ny,
       cols, fuse_cols, clamp_extent (g, CLF_LINES_COLUMNS));
-}
-
-/* Kernel spectra a group keeps: the kernel's, and with the frame alone
- * each edge table's */
-static size_t
-kspec_tables (const Group * g)
-{
-  return g->alone ? CLF_EDGE_N_TABLES : 1;
-}
-
-/* The frame alone's edge lines (as gather_edges lays them out), and its
- * corner table (one float at least) */
-static size_t
-edge_lines_bytes (const Group * g)
-{
-  return 2 * g->batch * (g->nx + g->ny) * sizeof (cl_float2);
-}
-
-static size_t
-corner_bytes (const Group * g)
-{
-  size_t n = (g->reach.top + g->reach.bottom) * (g->reach.left +
-      g->reach.right);
-
-  return (n ? n : 1) * sizeof (cl_float);
 }
 
 static size_t
@@ -493,21 +377,6 @@ clf_convolve2d_free (ClfConvolve2d * conv)
 
 /* ---- launching ---------------------------------------------------------- */
 
-#define SET_ARG(k, i, v, what) \
-  if ((ret = clSetKernelArg (k, i, sizeof (v), &(v))) != CL_SUCCESS) \
-    return clf_set_cl_error (err, ret, "clSetKernelArg (" what ")")
-
-/* 16 x 16 work-groups keep rows coalesced on GPUs; the kernels bound-check
- * so the grid can be rounded up. */
-static ClfStatus
-enqueue_2d (ClfConvolve2d * conv, cl_kernel k, size_t gx, size_t gy,
-    const char *what, ClfError * err)
-{
-  size_t side = clf_context_max_work_group (conv->ctx) < 256 ? 8 : 16;
-
-  return clf_context_launch (conv->ctx, k, gx, gy, side, side, what, err);
-}
-
 /* Exactly gx x gy work-items, for kernels without bounds checks: rows
  * of the largest divisor of gx up to 64 (16 to 64 for the grids' smooth
  * lengths) */
@@ -517,371 +386,6 @@ enqueue_exact (ClfConvolve2d * conv, cl_kernel k, size_t gx, size_t gy,
 {
   return clf_context_launch (conv->ctx, k, gx, gy,
       clf_largest_divisor_upto (gx, 64), 1, what, err);
-}
-
-/* rows of count work-items, 64 to a work-group */
-static ClfStatus
-enqueue_1d (ClfConvolve2d * conv, cl_kernel k, size_t count, size_t rows,
-    const char *what, ClfError * err)
-{
-  return clf_context_launch (conv->ctx, k, count, rows, 64, 1, what, err);
-}
-
-/* ---- kernel spectra ----------------------------------------------------- */
-
-static int64_t
-isqrt64 (int64_t v)
-{
-  int64_t r = (int64_t) sqrt ((double) v);
-
-  while (r > 0 && r * r > v)
-    r--;
-  while ((r + 1) * (r + 1) <= v)
-    r++;
-  return r;
-}
-
-/* A small read-only buffer filled from host memory (blocking, so the host
- * array may be freed at once). */
-static cl_mem
-upload_floats (ClfConvolve2d * conv, const float *data, size_t count,
-    ClfError * err)
-{
-  cl_mem mem = clf_context_alloc (conv->ctx, CL_MEM_READ_ONLY,
-      count * sizeof (float), err);
-  cl_int ret;
-
-  if (!mem)
-    return NULL;
-  ret = clEnqueueWriteBuffer (clf_context_get_queue (conv->ctx), mem,
-      CL_TRUE, 0, count * sizeof (float), data, 0, NULL, NULL);
-  if (ret != CL_SUCCESS) {
-    clf_set_cl_error (err, ret, "clEnqueueWriteBuffer (kernel taps)");
-    clReleaseMemObject (mem);
-    return NULL;
-  }
-  return mem;
-}
-
-/* The 1D profile of a separable kernel (gaussian, box), 2c+1 taps
- * normalised in double so that the 2D kernel, their product, sums to one;
- * NULL when out of memory. */
-static double *
-separable_profile (const ClfKernel2d * k, size_t c)
-{
-  size_t len = 2 * c + 1;
-  double *p = malloc (len * sizeof (double)), sum = 0.0;
-
-  if (!p)
-    return NULL;
-  for (size_t i = 0; i < len; i++) {
-    double d = (double) i - (double) c, v = 1.0;
-    if (k->shape == CLF_KERNEL_GAUSSIAN && k->radius > 0.0) {
-      double sigma = k->radius / 3.0;
-      v = exp (-d * d / (2.0 * sigma * sigma));
-    }
-    p[i] = v;
-    sum += v;
-  }
-  for (size_t i = 0; i < len; i++)
-    p[i] /= sum;
-  return p;
-}
-
-/* Writes a 2D kernel (disk, taps) into plane 0 of g->grid, centred on the
- * grid origin. */
-static ClfStatus
-place_kernel (ClfConvolve2d * conv, Group * g, const ClfKernel2d * k,
-    ClfError * err)
-{
-  cl_int nx = (cl_int) g->nx, ny = (cl_int) g->ny, c = (cl_int) g->cx;
-  cl_kernel kern;
-  cl_mem taps = NULL;
-  cl_int ret;
-  ClfStatus st;
-
-  if (k->shape == CLF_KERNEL_DISK) {
-    /* r^2 of a float radius is exact in double; floor makes the integer
-     * test dx^2 + dy^2 <= r2 exact on the device too */
-    cl_long r2 = (cl_long) floor (k->radius * k->radius);
-    int64_t count = 0;
-    cl_float weight;
-
-    for (int64_t dy = -c; dy <= c; dy++)
-      count += 2 * isqrt64 (r2 - dy * dy) + 1;
-    weight = (cl_float) (1.0 / (double) count);
-    kern = conv->place_disk;
-    SET_ARG (kern, 0, g->grid, "grid");
-    SET_ARG (kern, 1, nx, "nx");
-    SET_ARG (kern, 2, ny, "ny");
-    SET_ARG (kern, 3, c, "c");
-    SET_ARG (kern, 4, r2, "r2");
-    SET_ARG (kern, 5, weight, "weight");
-  } else {
-    /* custom taps: gaussian and box never get here, they run as lines */
-    cl_int kw = (cl_int) g->kw, kh = (cl_int) g->kh;
-    cl_int cx = (cl_int) g->cx, cy = (cl_int) g->cy;
-
-    taps = upload_floats (conv, k->taps, k->width * k->height, err);
-    if (!taps)
-      return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
-    kern = conv->place_taps;
-    SET_ARG (kern, 0, g->grid, "grid");
-    SET_ARG (kern, 1, nx, "nx");
-    SET_ARG (kern, 2, ny, "ny");
-    SET_ARG (kern, 3, taps, "taps");
-    SET_ARG (kern, 4, kw, "kw");
-    SET_ARG (kern, 5, kh, "kh");
-    SET_ARG (kern, 6, cx, "cx");
-    SET_ARG (kern, 7, cy, "cy");
-  }
-  st = enqueue_2d (conv, kern, g->nx, g->ny, "placing the kernel", err);
-  /* released now, freed by OpenCL once the launch is done */
-  if (taps)
-    clReleaseMemObject (taps);
-  return st;
-}
-
-static int
-same_kernel (const Group * g, const ClfKernel2d * k)
-{
-  if (!g->kspec_valid || g->kshape != k->shape)
-    return 0;
-  if (k->shape != CLF_KERNEL_TAPS)
-    return g->kradius == k->radius;
-  return g->ktaps_w == k->width && g->ktaps_h == k->height &&
-      memcmp (g->ktaps, k->taps, k->width * k->height * sizeof (float)) == 0;
-}
-
-/* A pass's kernel, for clamped lines of extent samples (0: padded) */
-static ClfStatus
-set_pass_kernel (ClfLinePass * lp, const double *taps, size_t n_taps,
-    size_t centre, size_t clamp_extent, ClfError * err)
-{
-  if (clamp_extent)
-    return clf_line_pass_set_clamped_kernel (lp, taps, n_taps, centre,
-        clamp_extent, err);
-  return clf_line_pass_set_kernel (lp, taps, n_taps, centre, err);
-}
-
-/* The row and column passes' kernel spectra (the same profile) */
-static ClfStatus
-set_separable_kernel (Group * g, const ClfKernel2d * k, ClfError * err)
-{
-  double *profile = separable_profile (k, g->cx);
-  ClfStatus st;
-
-  if (!profile)
-    return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY,
-        "out of host memory for a %zu-tap kernel profile", g->kw);
-  st = set_pass_kernel (g->rows, profile, g->kw, g->cx,
-      clamp_extent (g, CLF_LINES_ROWS), err);
-  if (st == CLF_OK)
-    st = set_pass_kernel (g->cols, profile, g->kh, g->cy,
-        clamp_extent (g, CLF_LINES_COLUMNS), err);
-  free (profile);
-  return st;
-}
-
-/* kspec tables first .. first + n - 1 = R2C(planes 0 .. n - 1 of the
- * grid) / (nx ny). Uses the group's batched plan (planes past n hold
- * scratch): no extra plan. */
-static ClfStatus
-transform_tables (ClfConvolve2d * conv, Group * g, unsigned first,
-    unsigned n, ClfError * err)
-{
-  cl_uint count = (cl_uint) ((g->nx / 2 + 1) * g->ny);
-  cl_float scale = (cl_float) (1.0 / ((double) g->nx * (double) g->ny));
-  cl_kernel kern = conv->scale_spectrum;
-  cl_int ret;
-  ClfStatus st;
-
-  if ((st = clf_plan_enqueue (g->fwd, g->grid, g->spec, err)) != CLF_OK)
-    return st;
-  SET_ARG (kern, 0, g->spec, "in");
-  SET_ARG (kern, 1, g->kspec, "out");
-  SET_ARG (kern, 2, count, "count");
-  SET_ARG (kern, 3, scale, "scale");
-  for (cl_uint p = 0; p < n && st == CLF_OK; p++) {
-    cl_uint table = first + p;
-
-    SET_ARG (kern, 4, p, "plane");
-    SET_ARG (kern, 5, table, "table");
-    st = enqueue_1d (conv, kern, count, 1, "scaling the kernel spectrum", err);
-  }
-  return st;
-}
-
-/* A kernel's size and centre, as clf_kernel2d_extent gives them */
-typedef struct
-{
-  size_t kw, kh, cx, cy;
-} TapsShape;
-
-/* Offset d of a tap, folded into [-before, after] */
-static size_t
-fold_index (int64_t d, size_t before, size_t after)
-{
-  if (d < -(int64_t) before)
-    d = -(int64_t) before;
-  if (d > (int64_t) after)
-    d = (int64_t) after;
-  return (size_t) (d + (int64_t) before);
-}
-
-/* Adds v to a folded row at each offset lo .. hi */
-static void
-add_run (double *row, int64_t lo, int64_t hi, size_t before, size_t after,
-    double v)
-{
-  int64_t first = -(int64_t) before, last = (int64_t) after;
-
-  if (lo > hi)
-    return;
-  if (lo <= first) {
-    row[0] += v * (double) ((hi < first ? hi : first) - lo + 1);
-    lo = first + 1;
-  }
-  if (hi >= last && hi >= lo) {
-    row[before + after] += v * (double) (hi - (lo > last ? lo : last) + 1);
-    hi = last - 1;
-  }
-  for (int64_t d = lo; d <= hi; d++)
-    row[d + (int64_t) before] += v;
-}
-
-/* A 2D kernel's taps in double on the host (disk as place_disk draws it,
- * or the taps as given), folded for the group's frame: taps beyond the
- * group's reach (w columns or h rows from the centre at most) add into
- * the outermost column or row kept. The frame alone's tables sum taps
- * over single offsets within the frame's size and over ranges that end
- * within the reach or run on past the kernel's end, so the folded kernel
- * gives the same sums, and a disk of radius 100000 over a 64x48 frame
- * takes 129 x 97 values, not 200001 x 200001. Sets the folded shape;
- * NULL when out of memory. */
-static double *
-folded_taps (const ClfKernel2d * k, const Group * g, TapsShape * f)
-{
-  /* taps at dx > 0 reach past the left edge, at dx < 0 past the right */
-  size_t left = g->reach.right, right = g->reach.left;
-  size_t up = g->reach.bottom, down = g->reach.top;
-  double *taps, count = 0.0;
-  int64_t r2 = (int64_t) floor (k->radius * k->radius);
-
-  f->kw = left + right + 1;
-  f->kh = up + down + 1;
-  f->cx = left;
-  f->cy = up;
-  if (!(taps = calloc (f->kw * f->kh, sizeof (double))))
-    return NULL;
-  for (size_t j = 0; j < g->kh; j++) {
-    int64_t dy = (int64_t) j - (int64_t) g->cy;
-    double *row = taps + fold_index (dy, up, down) * f->kw;
-
-    if (k->shape != CLF_KERNEL_DISK) {
-      for (size_t i = 0; i < g->kw; i++)
-        add_run (row, (int64_t) i - (int64_t) g->cx,
-            (int64_t) i - (int64_t) g->cx, left, right,
-            k->taps[j * g->kw + i]);
-    } else if (r2 - dy * dy >= 0) {
-      /* the disk's row: |dx| <= m, within the kernel's c */
-      int64_t m = isqrt64 (r2 - dy * dy);
-
-      add_run (row, -m, m, left, right, 1.0);
-      count += (double) (2 * m + 1);
-    }
-  }
-  for (size_t i = 0; k->shape == CLF_KERNEL_DISK && i < f->kw * f->kh; i++)
-    taps[i] /= count;
-  return taps;
-}
-
-/* The frame alone's kernel and edge table spectra, and its corner table
- * (clf-convolve2d-edges.h): the tables are made on the host in double,
- * uploaded into the planes of the grid and transformed there, as many at
- * once as the group has planes. */
-static ClfStatus
-compute_edge_spectra (ClfConvolve2d * conv, Group * g, const ClfKernel2d * k,
-    ClfError * err)
-{
-  cl_command_queue queue = clf_context_get_queue (conv->ctx);
-  TapsShape f;
-  double *taps = folded_taps (k, g, &f);
-  ClfEdgeSums *sums = taps ? clf_edge_sums_new (taps, f.kw, f.kh, f.cx,
-      f.cy, g->width, g->height, g->nx, g->ny) : NULL;
-  size_t plane_floats = g->nx * g->ny;
-  size_t corner_floats = corner_bytes (g) / sizeof (float);
-  float *plane = sums ? malloc ((plane_floats > corner_floats ?
-          plane_floats : corner_floats) * sizeof (float)) : NULL;
-  ClfStatus st = CLF_OK;
-  cl_int ret = CL_SUCCESS;
-
-  free (taps);
-  if (!plane) {
-    clf_edge_sums_free (sums);
-    return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY,
-        "out of host memory for the edge tables of a %zux%zu kernel on "
-        "a %zux%zu grid", g->kw, g->kh, g->nx, g->ny);
-  }
-  /* as many tables a transform as the grid has planes */
-  for (unsigned t = 0; t < CLF_EDGE_N_TABLES && st == CLF_OK; t++) {
-    unsigned p = t % g->batch;
-
-    clf_edge_sums_fill_table (sums, (ClfEdgeTable) t, plane);
-    /* blocking: the host plane is refilled next */
-    ret = clEnqueueWriteBuffer (queue, g->grid, CL_TRUE,
-        p * plane_floats * sizeof (float), plane_floats * sizeof (float),
-        plane, 0, NULL, NULL);
-    if (ret != CL_SUCCESS)
-      break;
-    if (p + 1 == g->batch || t + 1 == CLF_EDGE_N_TABLES)
-      st = transform_tables (conv, g, t - p, p + 1, err);
-  }
-  if (st == CLF_OK && ret == CL_SUCCESS) {
-    memset (plane, 0, corner_floats * sizeof (float));
-    clf_edge_sums_fill_corners (sums, plane);
-    ret = clEnqueueWriteBuffer (queue, g->corners, CL_TRUE, 0,
-        corner_floats * sizeof (float), plane, 0, NULL, NULL);
-  }
-  if (st == CLF_OK && ret != CL_SUCCESS)
-    st = clf_set_cl_error (err, ret, "clEnqueueWriteBuffer (edge tables)");
-  free (plane);
-  clf_edge_sums_free (sums);
-  return st;
-}
-
-/* The group's kernel spectra: the line passes' for separable kernels,
- * else kspec (and the frame alone's edge tables). */
-static ClfStatus
-compute_kernel_spectrum (ClfConvolve2d * conv, Group * g,
-    const ClfKernel2d * k, ClfError * err)
-{
-  ClfStatus st;
-
-  g->kspec_valid = 0;
-  if (g->separable)
-    st = set_separable_kernel (g, k, err);
-  else if (g->alone)
-    st = compute_edge_spectra (conv, g, k, err);
-  else if ((st = place_kernel (conv, g, k, err)) == CLF_OK)
-    st = transform_tables (conv, g, 0, 1, err);
-  if (st != CLF_OK)
-    return st;
-
-  free (g->ktaps);
-  g->ktaps = NULL;
-  g->kshape = k->shape;
-  g->kradius = k->radius;
-  if (k->shape == CLF_KERNEL_TAPS) {
-    g->ktaps = malloc (k->width * k->height * sizeof (float));
-    if (!g->ktaps)
-      return clf_set_error (err, CLF_ERROR_OUT_OF_MEMORY, "out of host memory");
-    memcpy (g->ktaps, k->taps, k->width * k->height * sizeof (float));
-    g->ktaps_w = k->width;
-    g->ktaps_h = k->height;
-  }
-  g->kspec_valid = 1;
-  return CLF_OK;
 }
 
 /* ---- configuration ------------------------------------------------------ */
@@ -1294,9 +798,9 @@ clf_convolve2d_configure (ClfConvolve2d * conv,
         return err ? err->code : CLF_ERROR_OUT_OF_MEMORY;
       }
     }
-    if (!same_kernel (g, &kernels[g->kernel]) &&
-        (st = compute_kernel_spectrum (conv, g, &kernels[g->kernel],
-                err)) != CLF_OK)
+    if (!clf_convolve2d_same_kernel (g, &kernels[g->kernel]) &&
+        (st = clf_convolve2d_compute_kernel_spectrum (conv, g,
+                &kernels[g->kernel], err)) != CLF_OK)
       return st;
   }
   conv->layout = *layout;
@@ -1376,7 +880,7 @@ switch_lines (ClfConvolve2d * conv, Group * g, unsigned clamped, ClfError * err)
       (st = separable_alloc (conv, g, err)) != CLF_OK)
     return st;
   describe (conv);
-  return set_separable_kernel (g, &k, err);
+  return clf_convolve2d_compute_kernel_spectrum (conv, g, &k, err);
 }
 
 /* geo's fields for one pass of a k-tap kernel centred at c: lines of the
@@ -1474,7 +978,7 @@ fill_work (ClfConvolve2d * conv, const ClfFrame2d * src, const Work * w,
 static ClfStatus
 switch_grid (ClfConvolve2d * conv, Group * g, int alone, ClfError * err)
 {
-  /* the kernel's own taps outlive the rebuild: compute_kernel_spectrum
+  /* the kernel's own taps outlive the rebuild: the spectrum's computation
    * takes a copy of them */
   float *taps = g->ktaps;
   ClfKernel2d k = { g->kshape, g->kradius, taps, g->ktaps_w, g->ktaps_h };
@@ -1487,7 +991,7 @@ switch_grid (ClfConvolve2d * conv, Group * g, int alone, ClfError * err)
    * did (the group's own bytes and the frame's are checked) */
   st = check_memory (conv, g, 1, conv->raw_bytes, err);
   if (st == CLF_OK && (st = grid_alloc (conv, g, err)) == CLF_OK)
-    st = compute_kernel_spectrum (conv, g, &k, err);
+    st = clf_convolve2d_compute_kernel_spectrum (conv, g, &k, err);
   free (taps);
   describe (conv);
   return st;

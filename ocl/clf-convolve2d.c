@@ -478,13 +478,13 @@ make_groups (ClfContext * ctx, const ClfFrameLayout2d * l,
       if (g->separable) {
         /* lines of the frame alone for clamp and zero edges on the axes
          * that take them; a frame with mirror or wrap edges switches the
-         * group to padded lines (switch_lines), and back */
+         * group to padded lines (switch_group), and back */
         g->can_clamp = clampable_axes (ctx, g);
         set_line_lengths (g, frame_alone ? g->can_clamp : 0);
       } else {
         /* the frame alone for clamp and zero edges where its grid is a
          * fifth smaller or more; a frame with mirror or wrap edges
-         * switches the group to the padded frame (switch_grid), and back */
+         * switches the group to the padded frame (switch_group), and back */
         size_t area;
 
         set_grid_size (g, 1);
@@ -866,21 +866,34 @@ enqueue_channel (ClfConvolve2d * conv, const Work * w, const Group * g,
   return enqueue_2d (conv, k, ch->width, ch->height, "packing a channel", err);
 }
 
-/* Rebuilds a separable group's passes for clamped or padded lines, when
- * a frame's edge mode needs the other kind */
+/* Rebuilds a group when a frame's edge mode needs its other form: a
+ * separable group's lines clamped on the axes of form's bits or padded,
+ * a 2D group's grid of the frame alone (form 1) or padded. The kernel's
+ * own taps outlive the rebuild: its spectrum's computation takes a copy
+ * of them. */
 static ClfStatus
-switch_lines (ClfConvolve2d * conv, Group * g, unsigned clamped, ClfError * err)
+switch_group (ClfConvolve2d * conv, Group * g, unsigned form, ClfError * err)
 {
-  ClfKernel2d k = { g->kshape, g->kradius, NULL, 0, 0 };
+  float *taps = g->ktaps;
+  ClfKernel2d k = { g->kshape, g->kradius, taps, g->ktaps_w, g->ktaps_h };
   ClfStatus st;
 
-  separable_clear (conv, g);
-  set_line_lengths (g, clamped);
-  if ((st = check_memory (conv, g, 1, conv->raw_bytes, err)) != CLF_OK ||
-      (st = separable_alloc (conv, g, err)) != CLF_OK)
-    return st;
+  g->ktaps = NULL;
+  if (g->separable) {
+    separable_clear (conv, g);
+    set_line_lengths (g, form);
+  } else {
+    grid_clear (conv, g);
+    set_grid_size (g, form != 0);
+  }
+  /* the padded form of a wide kernel may not fit where the frame alone
+   * did (the group's own bytes and the frame's are checked) */
+  st = check_memory (conv, g, 1, conv->raw_bytes, err);
+  if (st == CLF_OK && (st = group_alloc (conv, g, err)) == CLF_OK)
+    st = clf_convolve2d_compute_kernel_spectrum (conv, g, &k, err);
+  free (taps);
   describe (conv);
-  return clf_convolve2d_compute_kernel_spectrum (conv, g, &k, err);
+  return st;
 }
 
 /* geo's fields for one pass of a k-tap kernel centred at c: lines of the
@@ -907,7 +920,7 @@ enqueue_separable (ClfConvolve2d * conv, const Work * w, Group * g,
 
   /* (no passes: an earlier switch failed) */
   if ((clamped != g->clamped || !g->rows) &&
-      (st = switch_lines (conv, g, clamped, err)) != CLF_OK)
+      (st = switch_group (conv, g, clamped, err)) != CLF_OK)
     return st;
 
   memset (&chan, 0, sizeof (chan));
@@ -971,30 +984,6 @@ fill_work (ClfConvolve2d * conv, const ClfFrame2d * src, const Work * w,
           "clEnqueueCopyBufferRect (frame on the device)");
   }
   return CLF_OK;
-}
-
-/* Rebuilds a 2D group for the frame alone or the padded frame, when a
- * frame's edge mode needs the other */
-static ClfStatus
-switch_grid (ClfConvolve2d * conv, Group * g, int alone, ClfError * err)
-{
-  /* the kernel's own taps outlive the rebuild: the spectrum's computation
-   * takes a copy of them */
-  float *taps = g->ktaps;
-  ClfKernel2d k = { g->kshape, g->kradius, taps, g->ktaps_w, g->ktaps_h };
-  ClfStatus st;
-
-  g->ktaps = NULL;
-  grid_clear (conv, g);
-  set_grid_size (g, alone);
-  /* the padded frame of a wide kernel may not fit where the frame alone
-   * did (the group's own bytes and the frame's are checked) */
-  st = check_memory (conv, g, 1, conv->raw_bytes, err);
-  if (st == CLF_OK && (st = grid_alloc (conv, g, err)) == CLF_OK)
-    st = clf_convolve2d_compute_kernel_spectrum (conv, g, &k, err);
-  free (taps);
-  describe (conv);
-  return st;
 }
 
 /* The frame alone's edge lines and their spectra, and the multiply with
@@ -1109,7 +1098,7 @@ enqueue_grid (ClfConvolve2d * conv, const Work * w, Group * g, cl_int edge,
 
   /* (no plans: an earlier switch failed) */
   if ((alone != g->alone || !g->fwd) &&
-      (st = switch_grid (conv, g, alone, err)) != CLF_OK)
+      (st = switch_group (conv, g, (unsigned) alone, err)) != CLF_OK)
     return st;
   count = (cl_uint) ((g->nx / 2 + 1) * g->ny);
   for (unsigned b = 0; b < g->batch; b++)

@@ -18,6 +18,19 @@ isqrt64 (int64_t v)
   return r;
 }
 
+/* Taps of the disk dx^2 + dy^2 <= r2 with |dy| <= c: 2m + 1 in row dy,
+ * m = isqrt (r2 - dy^2), as place_disk draws it */
+static int64_t
+disk_taps (int64_t r2, int64_t c)
+{
+  int64_t count = 0;
+
+  for (int64_t dy = -c; dy <= c; dy++)
+    if (r2 - dy * dy >= 0)
+      count += 2 * isqrt64 (r2 - dy * dy) + 1;
+  return count;
+}
+
 /* A small read-only buffer filled from host memory (blocking, so the host
  * array may be freed at once). */
 static cl_mem
@@ -81,12 +94,8 @@ place_kernel (ClfConvolve2d * conv, Group * g, const ClfKernel2d * k,
     /* r^2 of a float radius is exact in double; floor makes the integer
      * test dx^2 + dy^2 <= r2 exact on the device too */
     cl_long r2 = (cl_long) floor (k->radius * k->radius);
-    int64_t count = 0;
-    cl_float weight;
+    cl_float weight = (cl_float) (1.0 / (double) disk_taps (r2, c));
 
-    for (int64_t dy = -c; dy <= c; dy++)
-      count += 2 * isqrt64 (r2 - dy * dy) + 1;
-    weight = (cl_float) (1.0 / (double) count);
     kern = conv->place_disk;
     SET_ARG (kern, 0, g->grid, "grid");
     SET_ARG (kern, 1, nx, "nx");
@@ -242,7 +251,7 @@ folded_taps (const ClfKernel2d * k, const Group * g, TapsShape * f)
   /* taps at dx > 0 reach past the left edge, at dx < 0 past the right */
   size_t left = g->reach.right, right = g->reach.left;
   size_t up = g->reach.bottom, down = g->reach.top;
-  double *taps, count = 0.0;
+  double *taps;
   int64_t r2 = (int64_t) floor (k->radius * k->radius);
 
   f->kw = left + right + 1;
@@ -265,11 +274,14 @@ folded_taps (const ClfKernel2d * k, const Group * g, TapsShape * f)
       int64_t m = isqrt64 (r2 - dy * dy);
 
       add_run (row, -m, m, left, right, 1.0);
-      count += (double) (2 * m + 1);
     }
   }
-  for (size_t i = 0; k->shape == CLF_KERNEL_DISK && i < f->kw * f->kh; i++)
-    taps[i] /= count;
+  if (k->shape == CLF_KERNEL_DISK) {
+    double count = (double) disk_taps (r2, (int64_t) g->cy);
+
+    for (size_t i = 0; i < f->kw * f->kh; i++)
+      taps[i] /= count;
+  }
   return taps;
 }
 
